@@ -1,0 +1,252 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * checker.c - matches every ejected flit against what was sent.
+ *
+ * Expectations are kept per node as a list of message ids in send order; a head is
+ * matched to the oldest outstanding expectation whose head flit is identical (type,
+ * address, source and wrapped sequence number), so a wrapped sequence number can
+ * never make a younger message pass for an older one.
+ */
+#include "checker.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct expect_list {
+	int *ids;
+	int n, cap;
+};
+
+struct rx_state {
+	int msg;		/* message being received on this channel, -1 if none */
+	int idx;		/* index of the next data word */
+	uint64_t head_cycle;
+};
+
+struct checker {
+	const struct topology *topo;
+	int channels;
+	unsigned width;
+	struct expect_list *expect;	/* per node */
+	struct rx_state *rx;		/* per node * channel */
+	uint64_t outstanding, deliveries, flits;
+	struct delivery *log;
+	int n_log, cap_log;
+	char error[512];
+};
+
+struct checker *checker_create(const struct topology *t, int channels, unsigned width)
+{
+	struct checker *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return NULL;
+	c->topo = t;
+	c->channels = channels;
+	c->width = width;
+	c->expect = calloc((size_t)t->nodes, sizeof(*c->expect));
+	c->rx = malloc(sizeof(*c->rx) * (size_t)t->nodes * (size_t)channels);
+	if (!c->expect || !c->rx) {
+		checker_destroy(c);
+		return NULL;
+	}
+	for (int i = 0; i < t->nodes * channels; i++)
+		c->rx[i] = (struct rx_state){ .msg = -1 };
+	return c;
+}
+
+void checker_destroy(struct checker *c)
+{
+	if (!c)
+		return;
+	if (c->expect)
+		for (int v = 0; v < c->topo->nodes; v++)
+			free(c->expect[v].ids);
+	free(c->expect);
+	free(c->rx);
+	free(c->log);
+	free(c);
+}
+
+static int push_expect(struct expect_list *l, int id)
+{
+	if (l->n == l->cap) {
+		int cap = l->cap ? 2 * l->cap : 4;
+		int *p = realloc(l->ids, sizeof(int) * (size_t)cap);
+
+		if (!p)
+			return -1;
+		l->ids = p;
+		l->cap = cap;
+	}
+	l->ids[l->n++] = id;
+	return 0;
+}
+
+int checker_expect(struct checker *c, struct message *m)
+{
+	const struct topology *t = c->topo;
+	int n = 0;
+
+	if (m->type == HDR_B) {
+		for (int v = 0; v < t->nodes; v++) {
+			if (v == m->source)
+				continue;
+			if (push_expect(&c->expect[v], m->id))
+				return -1;
+			n++;
+		}
+	} else {
+		int v = m->source;
+
+		/* Walk the dimension-ordered route; IR delivers at every router after the source. */
+		while (v != m->address) {
+			v = topology_neighbor(t, v, unicast_next_port(t, v, m->address));
+			if (m->ir || v == m->address) {
+				if (push_expect(&c->expect[v], m->id))
+					return -1;
+				n++;
+			}
+		}
+	}
+	m->receivers = n;
+	c->outstanding += (uint64_t)n;
+	return 0;
+}
+
+static int take_expectation(struct checker *c, struct message **messages, int node, flit_t f)
+{
+	struct expect_list *l = &c->expect[node];
+
+	/* Ids are in send order, so the first match is the oldest. */
+	for (int k = 0; k < l->n; k++) {
+		int id = l->ids[k];
+
+		if (messages[id]->head == f) {
+			memmove(&l->ids[k], &l->ids[k + 1], sizeof(int) * (size_t)(l->n - k - 1));
+			l->n--;
+			return id;
+		}
+	}
+	return -1;
+}
+
+static void log_delivery(struct checker *c, int msg, int node, uint64_t head, uint64_t tail)
+{
+	if (c->n_log == c->cap_log) {
+		int cap = c->cap_log ? 2 * c->cap_log : 256;
+		struct delivery *p = realloc(c->log, sizeof(*p) * (size_t)cap);
+
+		if (!p)
+			return;	/* the log is informative; the counts stay right */
+		c->log = p;
+		c->cap_log = cap;
+	}
+	c->log[c->n_log++] = (struct delivery){ msg, node, head, tail };
+}
+
+static enum checker_result fail(struct checker *c, const char *fmt, int node, int channel,
+				uint64_t cycle, flit_t f, int msg)
+{
+	char what[256];
+
+	snprintf(what, sizeof(what), fmt, msg);
+	snprintf(c->error, sizeof(c->error),
+		 "checker: cycle %llu node %d ejection channel %d flit 0x%llx: %s",
+		 (unsigned long long)cycle, node, channel, (unsigned long long)f, what);
+	return CHECK_ERROR;
+}
+
+enum checker_result checker_flit(struct checker *c, struct message **messages, int node,
+				 int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too)
+{
+	struct rx_state *rx = &c->rx[node * c->channels + channel];
+	uint64_t mask = payload_mask(c->width);
+
+	c->flits++;
+	*head_too = false;
+	if (rx->msg < 0) {
+		int id;
+
+		if (!flit_is_head(f))
+			return fail(c, "data flit without a head (message %d)", node, channel,
+				    cycle, f, -1);
+		id = take_expectation(c, messages, node, f);
+		if (id < 0)
+			return fail(c, "head of a message this node must not receive%.0d", node,
+				    channel, cycle, f, 0);
+		*msg = id;
+		if (flit_is_tail(f)) {
+			*head_too = true;
+			c->outstanding--;
+			c->deliveries++;
+			messages[id]->delivered++;
+			messages[id]->last_delivery = cycle;
+			log_delivery(c, id, node, cycle, cycle);
+			return CHECK_TAIL;
+		}
+		rx->msg = id;
+		rx->idx = 0;
+		rx->head_cycle = cycle;
+		return CHECK_HEAD;
+	}
+
+	struct message *m = messages[rx->msg];
+	bool last = rx->idx == m->len - 2;
+
+	if (flit_is_head(f))
+		return fail(c, "head while message %d is still arriving", node, channel, cycle, f,
+			    rx->msg);
+	if (flit_is_tail(f) != last)
+		return fail(c, last ? "message %d: last data flit is not a tail" :
+				      "message %d: tail arrived early", node, channel, cycle, f, rx->msg);
+	if (flit_payload(f) != (m->data[rx->idx] & mask)) {
+		char why[128];
+
+		snprintf(why, sizeof(why), "message %%d: data word %d is 0x%llx, sent 0x%llx",
+			 rx->idx, (unsigned long long)flit_payload(f),
+			 (unsigned long long)(m->data[rx->idx] & mask));
+		return fail(c, why, node, channel, cycle, f, rx->msg);
+	}
+	*msg = rx->msg;
+	rx->idx++;
+	if (!last)
+		return CHECK_OK;
+	c->outstanding--;
+	c->deliveries++;
+	m->delivered++;
+	m->last_delivery = cycle;
+	log_delivery(c, rx->msg, node, rx->head_cycle, cycle);
+	rx->msg = -1;
+	return CHECK_TAIL;
+}
+
+uint64_t checker_outstanding(const struct checker *c) { return c->outstanding; }
+uint64_t checker_deliveries(const struct checker *c) { return c->deliveries; }
+uint64_t checker_flits(const struct checker *c) { return c->flits; }
+const char *checker_error(const struct checker *c) { return c->error; }
+
+const struct delivery *checker_log(const struct checker *c, int *count)
+{
+	*count = c->n_log;
+	return c->log;
+}
+
+void checker_report_missing(const struct checker *c, struct message **messages, FILE *out,
+			    int max)
+{
+	int shown = 0;
+
+	for (int v = 0; v < c->topo->nodes && shown < max; v++)
+		for (int k = 0; k < c->expect[v].n && shown < max; k++, shown++) {
+			const struct message *m = messages[c->expect[v].ids[k]];
+
+			fprintf(out, "  missing: message %d (%s from %d, %s %d, seq %u, %d flits) at node %d\n",
+				m->id, m->type == HDR_B ? "B" : (m->ir ? "R+IR" : "R"), m->source,
+				m->type == HDR_B ? "root" : "to", m->address, m->seq, m->len, v);
+		}
+	if ((uint64_t)shown < c->outstanding)
+		fprintf(out, "  ... %llu deliveries missing in all\n",
+			(unsigned long long)c->outstanding);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * checker.h - end-to-end delivery checker (docs/microarchitecture.md section 10).
+ *
+ * It knows every message sent and the nodes that must receive it, and it sees every
+ * flit on every ejection channel.  A delivery is right when the head matches an
+ * outstanding expectation of that node, the flits that follow carry the sent data in
+ * order, and the tail comes last.  Anything else is an error with a one-line reason.
+ */
+#ifndef WORMCAST_CHECKER_H
+#define WORMCAST_CHECKER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flit.h"
+#include "sim.h"
+#include "topology.h"
+
+struct checker;
+
+struct delivery {
+	int msg;
+	int node;
+	uint64_t head_cycle;
+	uint64_t tail_cycle;
+};
+
+struct checker *checker_create(const struct topology *t, int channels, unsigned width);
+void checker_destroy(struct checker *c);
+
+/* Register a sent message; sets msg->receivers. */
+int checker_expect(struct checker *c, struct message *m);
+
+enum checker_result {
+	CHECK_OK,
+	CHECK_HEAD,		/* a head was accepted: *msg is set */
+	CHECK_TAIL,		/* a whole message was delivered: *msg is set */
+	CHECK_ERROR,		/* reason in checker_error() */
+};
+
+/*
+ * A flit seen on ejection channel (node, channel) at cycle.  A one-flit message
+ * yields CHECK_TAIL (its head is reported with *head_too = true).
+ */
+enum checker_result checker_flit(struct checker *c, struct message **messages, int node,
+				 int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too);
+
+/* Deliveries still expected. */
+uint64_t checker_outstanding(const struct checker *c);
+uint64_t checker_deliveries(const struct checker *c);
+uint64_t checker_flits(const struct checker *c);
+const char *checker_error(const struct checker *c);
+/* Describe what is still missing (at most max lines). */
+void checker_report_missing(const struct checker *c, struct message **messages, FILE *out,
+			    int max);
+const struct delivery *checker_log(const struct checker *c, int *count);
+
+#endif

@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * network.h - the C model of a whole network of routers (the counterpart of
+ * rtl/wc_hypercube.v and rtl/wc_mesh.v): routers wired by links, the NI-facing
+ * channels of every node, and every signal the cosimulation compares.
+ *
+ * One cycle: the NIs drive this cycle's injection flits and ejection credits
+ * (network_inject(), network_return_credit()), then network_step() evaluates every
+ * router from the current registers and commits them all.  After the step the
+ * registers hold the next cycle's values: network_ejections() and
+ * network_inj_credits() list the NI-facing outputs that are now valid.
+ */
+#ifndef WORMCAST_NETWORK_H
+#define WORMCAST_NETWORK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "flit.h"
+#include "router.h"
+#include "topology.h"
+
+struct network;
+
+/* A flit on an ejection channel, or a credit on an injection channel. */
+struct channel_event {
+	int node;
+	int channel;
+	flit_t flit;		/* ejections only */
+};
+
+/* The signals of one router port, as the cosimulation compares them. */
+struct port_signals {
+	bool out_valid;		/* output register: link output or ejection channel */
+	flit_t out_flit;
+	bool credit_out;	/* credit register of the input port with the same index */
+};
+
+struct network *network_create(const struct router_params *params);
+void network_destroy(struct network *n);
+
+const struct router_params *network_params(const struct network *n);
+int network_channels(const struct network *n);	/* J = E: NI channels per node */
+
+/* Drive this cycle's NI outputs into the routers. */
+void network_inject(struct network *n, int node, int channel, flit_t flit);
+void network_return_credit(struct network *n, int node, int channel);
+
+/* Evaluate and commit every router: the clock edge. */
+void network_step(struct network *n, uint64_t cycle);
+
+/* NI-facing outputs valid after the last step (valid until the next step). */
+int network_ejections(const struct network *n, const struct channel_event **list);
+int network_inj_credits(const struct network *n, const struct channel_event **list);
+
+/* Signals of router node's port (0..NIn-1) after the last step. */
+void network_port_signals(const struct network *n, int node, int port,
+			  struct port_signals *s);
+const struct router *network_router(const struct network *n, int node);
+
+/* Activity of the last step. */
+uint64_t network_link_moves(const struct network *n);	/* flits put on links, total */
+int network_last_moves(const struct network *n);	/* flits that left inputs last step */
+uint64_t network_conflict_cycles(const struct network *n); /* cycles where a head waited */
+bool network_idle(const struct network *n);		/* nothing buffered or in flight */
+int network_buffered(const struct network *n);
+
+#endif

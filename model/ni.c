@@ -1,0 +1,286 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * ni.c - network interfaces.  Only channels with work are visited each cycle: an
+ * injection channel is on the active list while it has messages queued, an ejection
+ * channel while its receive buffer holds flits or it owes the router a credit.
+ */
+#include "ni.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct inj_channel {
+	int *queue;		/* message ids, FIFO */
+	int head, n, cap;
+	int flit;		/* next flit of queue[head] to offer */
+	uint64_t start;		/* cycle from which queue[head]'s head is offered */
+	uint64_t free_from;	/* cycle after the previous tail left */
+	int credits;
+	bool credit_in;
+	bool active;
+};
+
+struct ej_channel {
+	int count;		/* flits in the receive buffer */
+	bool arrived;		/* a flit is on the channel this cycle */
+	bool credit_q, credit_d;
+	bool active;
+};
+
+struct ni {
+	int nodes, channels, depth, startup;
+	double sink_stall;
+	uint64_t rng;
+	struct inj_channel *inj;
+	struct ej_channel *ej;
+	int *inj_active, n_inj_active;
+	int *ej_active, n_ej_active;
+	int *done;
+	int cap_done;
+};
+
+struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
+		     uint64_t seed)
+{
+	struct ni *n = calloc(1, sizeof(*n));
+	size_t total = (size_t)nodes * (size_t)channels;
+
+	if (!n)
+		return NULL;
+	n->nodes = nodes;
+	n->channels = channels;
+	n->depth = depth;
+	n->startup = startup;
+	n->sink_stall = sink_stall;
+	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
+	n->inj = calloc(total, sizeof(*n->inj));
+	n->ej = calloc(total, sizeof(*n->ej));
+	n->inj_active = malloc(sizeof(int) * total);
+	n->ej_active = malloc(sizeof(int) * total);
+	if (!n->inj || !n->ej || !n->inj_active || !n->ej_active) {
+		ni_destroy(n);
+		return NULL;
+	}
+	for (size_t k = 0; k < total; k++)
+		n->inj[k].credits = depth;
+	return n;
+}
+
+void ni_destroy(struct ni *n)
+{
+	if (!n)
+		return;
+	if (n->inj)
+		for (int k = 0; k < n->nodes * n->channels; k++)
+			free(n->inj[k].queue);
+	free(n->inj);
+	free(n->ej);
+	free(n->inj_active);
+	free(n->ej_active);
+	free(n->done);
+	free(n);
+}
+
+static void activate_inj(struct ni *n, int k)
+{
+	if (!n->inj[k].active) {
+		n->inj[k].active = true;
+		n->inj_active[n->n_inj_active++] = k;
+	}
+}
+
+static void activate_ej(struct ni *n, int k)
+{
+	if (!n->ej[k].active) {
+		n->ej[k].active = true;
+		n->ej_active[n->n_ej_active++] = k;
+	}
+}
+
+static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
+			    const struct message *m)
+{
+	uint64_t from = m->send_cycle > ch->free_from ? m->send_cycle : ch->free_from;
+
+	return from + (uint64_t)n->startup - 1;
+}
+
+int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
+{
+	int k = m->source * n->channels + m->channel;
+	struct inj_channel *ch = &n->inj[k];
+
+	(void)now;
+	if (ch->n == ch->cap) {
+		int cap = ch->cap ? 2 * ch->cap : 4;
+		int *q = malloc(sizeof(int) * (size_t)cap);
+
+		if (!q)
+			return -1;
+		for (int i = 0; i < ch->n; i++)
+			q[i] = ch->queue[(ch->head + i) % ch->cap];
+		free(ch->queue);
+		ch->queue = q;
+		ch->head = 0;
+		ch->cap = cap;
+	}
+	ch->queue[(ch->head + ch->n) % ch->cap] = m->id;
+	ch->n++;
+	if (ch->n == 1) {
+		ch->flit = 0;
+		ch->start = start_cycle(n, ch, m);
+	}
+	activate_inj(n, k);
+	return 0;
+}
+
+void ni_arrival(struct ni *n, int node, int channel)
+{
+	int k = node * n->channels + channel;
+
+	n->ej[k].arrived = true;
+	activate_ej(n, k);
+}
+
+void ni_credit_in(struct ni *n, int node, int channel)
+{
+	int k = node * n->channels + channel;
+
+	n->inj[k].credit_in = true;
+	activate_inj(n, k);
+}
+
+/* xorshift64*: the sink stalls are reproducible from the seed. */
+static bool sink_ready(struct ni *n)
+{
+	if (n->sink_stall <= 0)
+		return true;
+	n->rng ^= n->rng >> 12;
+	n->rng ^= n->rng << 25;
+	n->rng ^= n->rng >> 27;
+	return (double)((n->rng * 0x2545f4914f6cdd1dull) >> 11) / 9007199254740992.0 >=
+	       n->sink_stall;
+}
+
+/* Data words are masked to W at send time, so any width >= W builds the same flit. */
+static flit_t message_flit(const struct message *m, int i, unsigned width)
+{
+	if (i == 0)
+		return m->head;
+	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, m->data[i - 1], width);
+}
+
+int ni_drive(struct ni *n, struct message **messages, const struct engine *e, uint64_t now,
+	     int **done, int *n_done)
+{
+	int progress = 0, nd = 0;
+	int kept;
+
+	/* Ejection side: credit register out, then this cycle's drain. */
+	kept = 0;
+	for (int a = 0; a < n->n_ej_active; a++) {
+		int k = n->ej_active[a];
+		struct ej_channel *ch = &n->ej[k];
+		bool ready = (ch->count > 0 || ch->arrived) ? sink_ready(n) : false;
+
+		if (ch->credit_q)
+			e->ops->return_credit(e->impl, k / n->channels, k % n->channels);
+		ch->credit_d = false;
+		if (ch->arrived)
+			ch->count++;
+		if (ready && ch->count > 0) {
+			/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
+			ch->count--;
+			ch->credit_d = true;
+			progress++;
+		}
+		ch->arrived = false;
+		if (ch->count > 0 || ch->credit_d || ch->credit_q)
+			n->ej_active[kept++] = k;
+		else
+			ch->active = false;
+	}
+	n->n_ej_active = kept;
+
+	/* Injection side: offer the next flit where start-up is over and credit allows. */
+	kept = 0;
+	for (int a = 0; a < n->n_inj_active; a++) {
+		int k = n->inj_active[a];
+		struct inj_channel *ch = &n->inj[k];
+		bool credit_in = ch->credit_in;
+
+		ch->credit_in = false;
+		if (ch->n > 0 && now >= ch->start && (ch->credits > 0 || credit_in)) {
+			struct message *m = messages[ch->queue[ch->head]];
+
+			e->ops->inject(e->impl, k / n->channels, k % n->channels,
+				       message_flit(m, ch->flit, FLIT_MAX_PAYLOAD));
+			ch->credits--;
+			progress++;
+			if (ch->flit == 0)
+				m->head_cycle = now;
+			if (++ch->flit == m->len) {
+				m->tail_cycle = now;
+				if (nd == n->cap_done) {
+					int cap = n->cap_done ? 2 * n->cap_done : 64;
+					int *p = realloc(n->done, sizeof(int) * (size_t)cap);
+
+					if (p) {
+						n->done = p;
+						n->cap_done = cap;
+					}
+				}
+				if (nd < n->cap_done)
+					n->done[nd++] = m->id;
+				ch->head = (ch->head + 1) % ch->cap;
+				ch->n--;
+				ch->flit = 0;
+				ch->free_from = now + 1;
+				if (ch->n > 0)
+					ch->start = start_cycle(n, ch, messages[ch->queue[ch->head]]);
+			}
+		}
+		if (credit_in)
+			ch->credits++;
+		/* An idle channel leaves the list; a returning credit puts it back. */
+		if (ch->n > 0)
+			n->inj_active[kept++] = k;
+		else
+			ch->active = false;
+	}
+	n->n_inj_active = kept;
+	*done = n->done;
+	*n_done = nd;
+	return progress;
+}
+
+void ni_commit(struct ni *n)
+{
+	for (int a = 0; a < n->n_ej_active; a++) {
+		struct ej_channel *ch = &n->ej[n->ej_active[a]];
+
+		ch->credit_q = ch->credit_d;
+	}
+}
+
+bool ni_idle(const struct ni *n)
+{
+	for (int a = 0; a < n->n_inj_active; a++)
+		if (n->inj[n->inj_active[a]].n > 0)
+			return false;
+	for (int a = 0; a < n->n_ej_active; a++)
+		if (n->ej[n->ej_active[a]].count > 0)
+			return false;
+	return true;
+}
+
+bool ni_starting(const struct ni *n, uint64_t now)
+{
+	for (int a = 0; a < n->n_inj_active; a++) {
+		const struct inj_channel *ch = &n->inj[n->inj_active[a]];
+
+		if (ch->n > 0 && now < ch->start)
+			return true;
+	}
+	return false;
+}

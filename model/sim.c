@@ -1,0 +1,508 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim.c - the cycle loop: NIs, checker, watchdog and driver around an engine.
+ * See sim.h for the order of events inside a cycle.
+ */
+#include "sim.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker.h"
+#include "ni.h"
+
+struct sim {
+	struct sim_config cfg;
+	struct router_params params;
+	struct engine engine;
+	bool own_engine;
+	struct ni *ni;
+	struct checker *checker;
+	int channels;
+
+	struct message **messages;
+	int n_messages, cap_messages;
+	unsigned *next_seq;		/* per source */
+	uint64_t tags_unused;
+
+	uint64_t now;			/* the cycle being simulated */
+	uint64_t idle_cycles;		/* watchdog */
+	uint64_t first_send, last_delivery;
+	bool any_send;
+	int *pending_done;		/* SEND_DONE events for the next cycle */
+	int n_pending_done, cap_pending_done;
+	uint64_t *tags;			/* per message: the driver's tag */
+
+	enum sim_status status;
+	bool stopped;
+	char error[1024];
+	char *report;			/* multi-line report of the stop, if any */
+	size_t report_len;
+};
+
+void sim_config_defaults(struct sim_config *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->all_port = true;
+	c->buffer_depth = 4;
+	c->payload_width = 32;
+	c->startup = 10;
+	c->watchdog = 10000;
+}
+
+int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
+{
+	if (c->buffer_depth < 2 || c->buffer_depth > 64) {
+		snprintf(err, errlen, "buffer depth %d out of range 2..64", c->buffer_depth);
+		return -1;
+	}
+	if (c->payload_width < FLIT_MIN_PAYLOAD || c->payload_width > FLIT_MAX_PAYLOAD) {
+		snprintf(err, errlen, "payload width %d out of range %d..%d", c->payload_width,
+			 FLIT_MIN_PAYLOAD, FLIT_MAX_PAYLOAD);
+		return -1;
+	}
+	if (c->startup < 1 || c->startup > 1000000) {
+		snprintf(err, errlen, "start-up cost %d out of range 1..1000000 (t_s includes the "
+			 "cycle the source router switches the head)", c->startup);
+		return -1;
+	}
+	if (c->watchdog < 1) {
+		snprintf(err, errlen, "watchdog must be at least 1 cycle");
+		return -1;
+	}
+	if (c->sink_stall < 0 || c->sink_stall >= 1) {
+		snprintf(err, errlen, "sink stall probability %g out of range [0, 1)", c->sink_stall);
+		return -1;
+	}
+	if (c->topo.nodes < 2 || c->topo.nodes > (int)FLIT_MAX_NODES) {
+		snprintf(err, errlen, "network of %d nodes: need 2..%u", c->topo.nodes,
+			 FLIT_MAX_NODES);
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the C model as an engine ---- */
+
+static void me_inject(void *e, int node, int ch, flit_t f) { network_inject(e, node, ch, f); }
+static void me_credit(void *e, int node, int ch) { network_return_credit(e, node, ch); }
+
+static int me_step(void *e, uint64_t cycle)
+{
+	network_step(e, cycle);
+	return 0;
+}
+
+static int me_ejections(void *e, const struct channel_event **l) { return network_ejections(e, l); }
+static int me_inj_credits(void *e, const struct channel_event **l) { return network_inj_credits(e, l); }
+static int me_moved(void *e) { return network_last_moves(e); }
+static uint64_t me_link_moves(void *e) { return network_link_moves(e); }
+static uint64_t me_conflicts(void *e) { return network_conflict_cycles(e); }
+
+static void me_report_blocked(void *e, FILE *out)
+{
+	const struct network *n = e;
+	const struct router_params *p = network_params(n);
+	int shown = 0;
+
+	for (int v = 0; v < p->topo->nodes && shown < 64; v++) {
+		const struct router *r = network_router(n, v);
+
+		for (int i = 0; i < r->n_in; i++) {
+			struct header h;
+			uint32_t want;
+			flit_t hol;
+
+			if (!r->count[i] && !r->route_q[i])
+				continue;
+			hol = r->count[i] ? r->fifo[i * p->buffer_depth + r->rd_ptr[i]] : 0;
+			if (r->route_q[i]) {
+				h = header_unpack(flit_payload(r->msg_head[i]), (unsigned)p->payload_width);
+				want = r->route_q[i];
+			} else {
+				h = header_unpack(flit_payload(hol), (unsigned)p->payload_width);
+				want = router_route(r, hol, i);
+			}
+			fprintf(out, "  node %d input %d (%s %d): %d flits buffered, message %s from %d %s %d seq %u %s outputs 0x%x\n",
+				v, i, i < r->n_ports ? "link" : "injection",
+				i < r->n_ports ? i : i - r->n_ports, r->count[i],
+				h.type == HDR_B ? "B" : (h.ir ? "R+IR" : "R"), h.source,
+				h.type == HDR_B ? "root" : "to", h.address, h.seq,
+				r->route_q[i] ? "holds" : "waits for", want);
+			if (++shown == 64)
+				break;
+		}
+	}
+}
+
+static const struct engine_ops model_ops = {
+	.name = "model",
+	.inject = me_inject,
+	.return_credit = me_credit,
+	.step = me_step,
+	.ejections = me_ejections,
+	.inj_credits = me_inj_credits,
+	.outputs_valid = me_moved,
+	.report_blocked = me_report_blocked,
+	.link_moves = me_link_moves,
+	.conflict_cycles = me_conflicts,
+};
+
+int model_engine_create(struct engine *e, const struct router_params *p)
+{
+	e->ops = &model_ops;
+	e->impl = network_create(p);
+	return e->impl ? 0 : -1;
+}
+
+void model_engine_destroy(struct engine *e)
+{
+	network_destroy(e->impl);
+	e->impl = NULL;
+}
+
+struct network *model_engine_network(struct engine *e)
+{
+	return e->ops == &model_ops ? e->impl : NULL;
+}
+
+/* ---- simulation ---- */
+
+static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
+{
+	struct sim *s;
+
+	if (sim_config_check(c, err, errlen))
+		return NULL;
+	s = calloc(1, sizeof(*s));
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return NULL;
+	}
+	s->cfg = *c;
+	s->params.topo = &s->cfg.topo;
+	s->params.all_port = c->all_port;
+	s->params.buffer_depth = c->buffer_depth;
+	s->params.payload_width = c->payload_width;
+	s->channels = c->all_port ? c->topo.ports : 1;
+	s->ni = ni_create(c->topo.nodes, s->channels, c->buffer_depth, c->startup,
+			  c->sink_stall, c->seed);
+	s->checker = checker_create(&s->cfg.topo, s->channels, (unsigned)c->payload_width);
+	s->next_seq = calloc((size_t)c->topo.nodes, sizeof(unsigned));
+	if (!s->ni || !s->checker || !s->next_seq) {
+		snprintf(err, errlen, "out of memory");
+		sim_destroy(s);
+		return NULL;
+	}
+	return s;
+}
+
+struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen)
+{
+	struct sim *s = sim_new(c, err, errlen);
+
+	if (!s)
+		return NULL;
+	if (model_engine_create(&s->engine, &s->params)) {
+		snprintf(err, errlen, "out of memory");
+		sim_destroy(s);
+		return NULL;
+	}
+	s->own_engine = true;
+	return s;
+}
+
+struct sim *sim_create_with_engine(const struct sim_config *c, struct engine *e, char *err,
+				   size_t errlen)
+{
+	struct sim *s = sim_new(c, err, errlen);
+
+	if (s)
+		s->engine = *e;
+	return s;
+}
+
+void sim_destroy(struct sim *s)
+{
+	if (!s)
+		return;
+	if (s->own_engine)
+		model_engine_destroy(&s->engine);
+	ni_destroy(s->ni);
+	checker_destroy(s->checker);
+	for (int i = 0; i < s->n_messages; i++) {
+		free(s->messages[i]->data);
+		free(s->messages[i]);
+	}
+	free(s->messages);
+	free(s->tags);
+	free(s->next_seq);
+	free(s->pending_done);
+	free(s->report);
+	free(s);
+}
+
+const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
+const struct topology *sim_topology(const struct sim *s) { return &s->cfg.topo; }
+const struct router_params *sim_router_params(const struct sim *s) { return &s->params; }
+uint64_t sim_now(const struct sim *s) { return s->now; }
+const struct message *sim_message(const struct sim *s, int id) { return s->messages[id]; }
+int sim_message_count(const struct sim *s) { return s->n_messages; }
+const char *sim_error(const struct sim *s) { return s->error; }
+
+uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width)
+{
+	/* splitmix64 of (source, seq, i): distinct messages carry distinct data. */
+	uint64_t z = ((uint64_t)(unsigned)source << 44) ^ ((uint64_t)seq << 20) ^ (uint64_t)i;
+
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z & payload_mask(width);
+}
+
+static int set_error(struct sim *s, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(s->error, sizeof(s->error), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+int sim_send(struct sim *s, int node, const struct send_req *r)
+{
+	const struct topology *t = &s->cfg.topo;
+	struct message *m;
+	unsigned width = (unsigned)s->cfg.payload_width;
+
+	if (node < 0 || node >= t->nodes)
+		return set_error(s, "send from node %d: no such node", node);
+	if (r->len < 1)
+		return set_error(s, "send from node %d: message length %d < 1", node, r->len);
+	if (r->type == HDR_R) {
+		if (r->dest < 0 || r->dest >= t->nodes)
+			return set_error(s, "send from node %d to %d: no such node", node, r->dest);
+		if (r->dest == node)
+			return set_error(s, "send from node %d to itself", node);
+	} else if (r->ir) {
+		return set_error(s, "send from node %d: B messages cannot carry IR", node);
+	}
+	if (r->channel >= s->channels)
+		return set_error(s, "send from node %d: channel %d, the NI has %d", node,
+				 r->channel, s->channels);
+
+	if (s->n_messages == s->cap_messages) {
+		int cap = s->cap_messages ? 2 * s->cap_messages : 64;
+		struct message **p = realloc(s->messages, sizeof(*p) * (size_t)cap);
+		uint64_t *tg = realloc(s->tags, sizeof(*tg) * (size_t)cap);
+
+		if (p)
+			s->messages = p;
+		if (tg)
+			s->tags = tg;
+		if (!p || !tg)
+			return set_error(s, "out of memory");
+		s->cap_messages = cap;
+	}
+	m = calloc(1, sizeof(*m));
+	if (!m || (r->len > 1 && !(m->data = malloc(sizeof(uint64_t) * (size_t)(r->len - 1))))) {
+		free(m);
+		return set_error(s, "out of memory");
+	}
+	m->id = s->n_messages;
+	m->source = node;
+	m->seq = s->next_seq[node]++;
+	m->type = r->type;
+	m->ir = r->ir;
+	m->address = r->type == HDR_B ? node : r->dest;
+	m->len = r->len;
+	for (int i = 0; i < r->len - 1; i++)
+		m->data[i] = (r->data ? r->data[i] : sim_pattern_word(node, m->seq, i, width)) &
+			     payload_mask(width);
+	{
+		struct header h = {
+			.type = m->type, .ir = m->ir, .address = (unsigned)m->address,
+			.source = (unsigned)node, .seq = m->seq & (unsigned)payload_mask(seq_bits(width)),
+		};
+
+		m->head = flit_make(r->len == 1 ? FLIT_SINGLE : FLIT_HEAD, header_pack(&h, width), width);
+	}
+	if (r->channel >= 0)
+		m->channel = r->channel;
+	else if (!s->cfg.all_port || r->type == HDR_B)
+		m->channel = 0;
+	else
+		m->channel = unicast_next_port(t, node, r->dest);
+	m->send_cycle = s->now;
+	s->messages[s->n_messages] = m;
+	s->tags[s->n_messages] = r->tag;
+	s->n_messages++;
+	if (checker_expect(s->checker, m) || ni_enqueue(s->ni, m, s->now))
+		return set_error(s, "out of memory");
+	if (!s->any_send || s->now < s->first_send)
+		s->first_send = s->now;
+	s->any_send = true;
+	return m->id;
+}
+
+static void emit(struct sim *s, const struct driver *d, enum sim_event_kind kind, int node,
+		 int msg)
+{
+	struct sim_event ev = {
+		.kind = kind, .node = node, .cycle = s->now, .msg = s->messages[msg],
+		.tag = s->tags[msg],
+	};
+
+	if (d && d->event)
+		d->event(d->ctx, s, &ev);
+}
+
+static void stop(struct sim *s, enum sim_status st)
+{
+	s->status = st;
+	s->stopped = true;
+}
+
+bool sim_quiescent(const struct sim *s)
+{
+	return checker_outstanding(s->checker) == 0 && ni_idle(s->ni) &&
+	       s->n_pending_done == 0;
+}
+
+static void write_deadlock_report(struct sim *s)
+{
+	FILE *f = open_memstream(&s->report, &s->report_len);
+
+	if (!f)
+		return;
+	fprintf(f, "deadlock: no flit moved for %llu cycles (cycle %llu); %llu deliveries outstanding\n",
+		(unsigned long long)s->idle_cycles, (unsigned long long)s->now,
+		(unsigned long long)checker_outstanding(s->checker));
+	if (s->engine.ops->report_blocked)
+		s->engine.ops->report_blocked(s->engine.impl, f);
+	checker_report_missing(s->checker, s->messages, f, 32);
+	fclose(f);
+}
+
+enum sim_status sim_step(struct sim *s, const struct driver *d)
+{
+	const struct engine *e = &s->engine;
+	const struct channel_event *list;
+	int n, *done, n_done, progress;
+
+	if (s->stopped)
+		return s->status;
+	if (s->now == 0 && d && d->start)
+		d->start(d->ctx, s);
+	if (d && d->tick)
+		d->tick(d->ctx, s);
+
+	/* 1. SEND_DONE of last cycle's tails, then this cycle's ejections. */
+	for (int k = 0; k < s->n_pending_done; k++)
+		emit(s, d, EV_SEND_DONE, s->messages[s->pending_done[k]]->source,
+		     s->pending_done[k]);
+	s->n_pending_done = 0;
+	n = e->ops->ejections(e->impl, &list);
+	for (int k = 0; k < n; k++) {
+		int msg;
+		bool head_too;
+		enum checker_result r;
+
+		ni_arrival(s->ni, list[k].node, list[k].channel);
+		r = checker_flit(s->checker, s->messages, list[k].node, list[k].channel,
+				 list[k].flit, s->now, &msg, &head_too);
+		if (r == CHECK_ERROR) {
+			set_error(s, "%s", checker_error(s->checker));
+			stop(s, SIM_CHECK_FAILED);
+			return s->status;
+		}
+		if (r == CHECK_HEAD || head_too)
+			emit(s, d, EV_HEAD_ARRIVED, list[k].node, msg);
+		if (r == CHECK_TAIL) {
+			s->last_delivery = s->now;
+			emit(s, d, EV_TAIL_ARRIVED, list[k].node, msg);
+		}
+	}
+
+	/* 2. NIs drive this cycle's credits and flits. */
+	progress = ni_drive(s->ni, s->messages, e, s->now, &done, &n_done);
+	if (n_done > s->cap_pending_done) {
+		int *p = realloc(s->pending_done, sizeof(int) * (size_t)n_done);
+
+		if (!p) {
+			set_error(s, "out of memory");
+			stop(s, SIM_CHECK_FAILED);
+			return s->status;
+		}
+		s->pending_done = p;
+		s->cap_pending_done = n_done;
+	}
+	memcpy(s->pending_done, done, sizeof(int) * (size_t)n_done);
+	s->n_pending_done = n_done;
+
+	/* 3. Clock edge. */
+	if (e->ops->step(e->impl, s->now)) {
+		stop(s, SIM_ENGINE_STOPPED);
+		return s->status;
+	}
+	ni_commit(s->ni);
+	n = e->ops->inj_credits(e->impl, &list);
+	for (int k = 0; k < n; k++)
+		ni_credit_in(s->ni, list[k].node, list[k].channel);
+	progress += e->ops->outputs_valid(e->impl);
+	s->now++;
+
+	/* Watchdog: work outstanding, nothing moving, no start-up counting down. */
+	if (progress || sim_quiescent(s) || ni_starting(s->ni, s->now))
+		s->idle_cycles = 0;
+	else if (++s->idle_cycles >= s->cfg.watchdog) {
+		set_error(s, "deadlock: no flit moved for %llu cycles, at cycle %llu, with %llu deliveries outstanding",
+			  (unsigned long long)s->idle_cycles, (unsigned long long)s->now,
+			  (unsigned long long)checker_outstanding(s->checker));
+		write_deadlock_report(s);
+		stop(s, SIM_DEADLOCK);
+		return s->status;
+	}
+	if (s->cfg.max_cycles && s->now >= s->cfg.max_cycles && !sim_quiescent(s)) {
+		set_error(s, "cycle limit %llu reached with %llu deliveries outstanding",
+			  (unsigned long long)s->cfg.max_cycles,
+			  (unsigned long long)checker_outstanding(s->checker));
+		stop(s, SIM_CYCLE_LIMIT);
+	}
+	return s->status;
+}
+
+enum sim_status sim_run(struct sim *s, const struct driver *d)
+{
+	do {
+		if (sim_step(s, d) != SIM_DONE || s->stopped)
+			return s->status;
+	} while (!sim_quiescent(s) || (d && d->finished && !d->finished(d->ctx, s)));
+	return SIM_DONE;
+}
+
+void sim_get_stats(const struct sim *s, struct sim_stats *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->cycles_run = s->now;
+	st->first_send = s->first_send;
+	st->last_delivery = s->last_delivery;
+	st->messages = (uint64_t)s->n_messages;
+	st->deliveries = checker_deliveries(s->checker);
+	st->flits_delivered = checker_flits(s->checker);
+	st->link_moves = s->engine.ops->link_moves(s->engine.impl);
+	st->conflict_cycles = s->engine.ops->conflict_cycles(s->engine.impl);
+	st->delivered_ok = !s->stopped && checker_outstanding(s->checker) == 0;
+}
+
+void sim_write_report(const struct sim *s, FILE *out)
+{
+	if (s->report)
+		fputs(s->report, out);
+	else if (s->error[0])
+		fprintf(out, "%s\n", s->error);
+}

@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * sim.h - a simulation: a network engine (the C model, the RTL, or both in lockstep),
+ * one NI per node, the checker, the watchdog, and a driver that reacts to events.
+ *
+ * Cycle n, in order (docs/microarchitecture.md section 9):
+ *   1. the NIs take the ejection flits valid in cycle n, the checker checks them, and
+ *      HEAD_ARRIVED / TAIL_ARRIVED events go to the driver, which may send;
+ *   2. the NIs drive cycle n's ejection credits and injection flits;
+ *   3. the engine evaluates and commits cycle n.
+ * A send made in cycle n (from start() at cycle 0, or from an event of cycle n) is
+ * "called at cycle n".
+ */
+#ifndef WORMCAST_SIM_H
+#define WORMCAST_SIM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "flit.h"
+#include "network.h"
+#include "topology.h"
+
+struct sim;
+
+struct sim_config {
+	struct topology topo;
+	bool all_port;
+	int buffer_depth;		/* >= 2 */
+	int payload_width;		/* 32..62 */
+	int startup;			/* t_s >= 1 */
+	uint64_t watchdog;		/* cycles without progress before a deadlock report */
+	uint64_t max_cycles;		/* 0 = no limit */
+	double sink_stall;		/* probability that a sink stalls in a cycle, 0..1 */
+	uint64_t seed;			/* for sink stalls */
+};
+
+void sim_config_defaults(struct sim_config *c);
+/* Check a configuration; on error, one line into err and -1. */
+int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
+
+/* One message as sent. */
+struct message {
+	int id;				/* index in send order, from 0 */
+	int source;
+	unsigned seq;			/* per-source sequence number (full, not wrapped) */
+	enum hdr_type type;
+	bool ir;
+	int address;			/* R: destination, B: root */
+	int len;			/* flits, >= 1 */
+	int channel;			/* injection channel used */
+	uint64_t *data;			/* len - 1 payload words of body/tail flits */
+	flit_t head;			/* the head flit as sent */
+	uint64_t send_cycle;		/* cycle of the send call */
+	uint64_t head_cycle;		/* head offered on the injection channel */
+	uint64_t tail_cycle;		/* tail accepted by the router */
+	int receivers;			/* nodes that must receive it */
+	int delivered;			/* nodes that have received it whole */
+	uint64_t last_delivery;		/* cycle of the last tail arrival */
+};
+
+struct send_req {
+	int dest;			/* R: destination; B: ignored (the root is the sender) */
+	enum hdr_type type;
+	bool ir;
+	int len;			/* flits including head and tail */
+	const uint64_t *data;		/* len - 1 words, or NULL for a generated pattern */
+	int channel;			/* -1: the NI chooses (section 9) */
+	uint64_t tag;			/* the driver's own, returned in events */
+};
+
+enum sim_event_kind {
+	EV_HEAD_ARRIVED,
+	EV_TAIL_ARRIVED,
+	EV_SEND_DONE,
+};
+
+struct sim_event {
+	enum sim_event_kind kind;
+	int node;			/* where it happened */
+	uint64_t cycle;
+	const struct message *msg;
+	uint64_t tag;			/* send_req.tag of the message */
+};
+
+/* A driver: per-node programs that react to events. */
+struct driver {
+	void *ctx;
+	/* Called once, at cycle 0, before anything else. */
+	void (*start)(void *ctx, struct sim *s);
+	/* Called for every event, in cycle order. */
+	void (*event)(void *ctx, struct sim *s, const struct sim_event *ev);
+	/* Optional: called at the start of every cycle, before its events (traffic). */
+	void (*tick)(void *ctx, struct sim *s);
+	/* Optional: false while the driver still has sends to make; NULL = done. */
+	bool (*finished)(void *ctx, const struct sim *s);
+};
+
+/*
+ * The network engine.  The C model is one; the RTL and the cosimulation (cosim/)
+ * are others.  Each cycle the sim calls inject()/return_credit() for the signals the
+ * NIs drive, then step(); after step() the engine lists the NI-facing outputs valid
+ * in the next cycle.
+ */
+struct engine_ops {
+	const char *name;
+	void (*inject)(void *e, int node, int channel, flit_t flit);
+	void (*return_credit)(void *e, int node, int channel);
+	/* Clock edge.  Returns 0, or -1 to stop the run (cosim mismatch). */
+	int (*step)(void *e, uint64_t cycle);
+	int (*ejections)(void *e, const struct channel_event **list);
+	int (*inj_credits)(void *e, const struct channel_event **list);
+	/* Output registers (links and ejection) valid after the last step. */
+	int (*outputs_valid)(void *e);
+	/* Describe blocked inputs for a deadlock report (may be NULL). */
+	void (*report_blocked)(void *e, FILE *out);
+	uint64_t (*link_moves)(void *e);
+	uint64_t (*conflict_cycles)(void *e);
+};
+
+struct engine {
+	const struct engine_ops *ops;
+	void *impl;
+};
+
+/* The C model as an engine. */
+int model_engine_create(struct engine *e, const struct router_params *p);
+void model_engine_destroy(struct engine *e);
+struct network *model_engine_network(struct engine *e);
+
+/* Create a simulation with its own C model engine, or with the given engine. */
+struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen);
+struct sim *sim_create_with_engine(const struct sim_config *c, struct engine *e,
+				   char *err, size_t errlen);
+void sim_destroy(struct sim *s);
+
+const struct sim_config *sim_config(const struct sim *s);
+const struct topology *sim_topology(const struct sim *s);
+const struct router_params *sim_router_params(const struct sim *s);
+uint64_t sim_now(const struct sim *s);
+
+/* Send from node.  Returns the message id, or -1 with a reason in sim_error(). */
+int sim_send(struct sim *s, int node, const struct send_req *r);
+const struct message *sim_message(const struct sim *s, int id);
+int sim_message_count(const struct sim *s);
+
+enum sim_status {
+	SIM_DONE,		/* everything sent was delivered and the network drained */
+	SIM_DEADLOCK,		/* watchdog fired */
+	SIM_CYCLE_LIMIT,	/* max_cycles reached */
+	SIM_CHECK_FAILED,	/* the checker found a wrong delivery */
+	SIM_ENGINE_STOPPED,	/* the engine asked to stop (cosim mismatch) */
+};
+
+/*
+ * Run the driver to completion.  The run ends when nothing is pending in the NIs,
+ * every message has been delivered to every node that must receive it, the network
+ * has drained and the driver has nothing left (it sends only from events).
+ */
+enum sim_status sim_run(struct sim *s, const struct driver *d);
+
+/* Step one cycle without a driver (for tests and traffic generators). */
+enum sim_status sim_step(struct sim *s, const struct driver *d);
+bool sim_quiescent(const struct sim *s);
+
+struct sim_stats {
+	uint64_t cycles_run;		/* cycles simulated */
+	uint64_t first_send;		/* cycle of the first send call */
+	uint64_t last_delivery;		/* cycle of the last tail arrival */
+	uint64_t messages;
+	uint64_t deliveries;		/* (message, node) pairs delivered whole */
+	uint64_t flits_delivered;
+	uint64_t link_moves;		/* flit-hops: flits put on links */
+	uint64_t conflict_cycles;	/* cycles where a head waited for a held output */
+	bool delivered_ok;		/* the checker found nothing wrong and nothing missing */
+};
+void sim_get_stats(const struct sim *s, struct sim_stats *st);
+
+/* The last error: a checker failure, a bad send, a deadlock summary. */
+const char *sim_error(const struct sim *s);
+/* Full deadlock / checker report (multi-line), written when the run stopped. */
+void sim_write_report(const struct sim *s, FILE *out);
+
+/* Deterministic data pattern of message (source, seq), word i. */
+uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width);
+
+#endif

@@ -1,0 +1,213 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * topology.c - hypercube and mesh geometry and the dimension-ordered routing
+ * functions.  Everything here is a pure function of the topology: the router's
+ * route computation, the checker's expectations and the drivers all call these, so
+ * the definition of a route exists once.
+ */
+#include "topology.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int lowest_set_bit(unsigned x)
+{
+	return __builtin_ctz(x);
+}
+
+int topology_init_hypercube(struct topology *t, int dim, char *err, size_t errlen)
+{
+	if (dim < 1 || dim > TOPO_MAX_DIM) {
+		snprintf(err, errlen, "hypercube dimension %d out of range 1..%d", dim,
+			 TOPO_MAX_DIM);
+		return -1;
+	}
+	memset(t, 0, sizeof(*t));
+	t->kind = TOPO_HYPERCUBE;
+	t->dim = dim;
+	t->nodes = 1 << dim;
+	t->ports = dim;
+	return 0;
+}
+
+int topology_init_mesh(struct topology *t, int rows, int cols, char *err, size_t errlen)
+{
+	if (rows < 1 || rows > TOPO_MAX_SIDE || cols < 1 || cols > TOPO_MAX_SIDE) {
+		snprintf(err, errlen, "mesh %dx%d out of range: rows and columns must be 1..%d",
+			 rows, cols, TOPO_MAX_SIDE);
+		return -1;
+	}
+	if (rows * cols < 2) {
+		snprintf(err, errlen, "mesh %dx%d has a single node; at least 2 are needed",
+			 rows, cols);
+		return -1;
+	}
+	memset(t, 0, sizeof(*t));
+	t->kind = TOPO_MESH;
+	t->rows = rows;
+	t->cols = cols;
+	t->nodes = rows * cols;
+	t->ports = 4;
+	return 0;
+}
+
+/* Parse a whole decimal number; rejects signs, blanks and trailing garbage. */
+static int parse_count(const char *s, size_t n, int *out)
+{
+	long v = 0;
+
+	if (n == 0 || n > 6)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		v = v * 10 + (s[i] - '0');
+	}
+	*out = (int)v;
+	return 0;
+}
+
+int topology_parse(const char *text, struct topology *t, char *err, size_t errlen)
+{
+	const char *colon = strchr(text, ':');
+
+	if (!colon) {
+		snprintf(err, errlen, "bad topology '%s': expected hypercube:D or mesh:RxC", text);
+		return -1;
+	}
+	if ((size_t)(colon - text) == 9 && strncmp(text, "hypercube", 9) == 0) {
+		int d;
+
+		if (parse_count(colon + 1, strlen(colon + 1), &d)) {
+			snprintf(err, errlen, "bad topology '%s': D must be a number", text);
+			return -1;
+		}
+		return topology_init_hypercube(t, d, err, errlen);
+	}
+	if ((size_t)(colon - text) == 4 && strncmp(text, "mesh", 4) == 0) {
+		const char *x = strchr(colon + 1, 'x');
+		int r, c;
+
+		if (!x || parse_count(colon + 1, (size_t)(x - colon - 1), &r) ||
+		    parse_count(x + 1, strlen(x + 1), &c)) {
+			snprintf(err, errlen, "bad topology '%s': expected mesh:RxC with numbers R and C",
+				 text);
+			return -1;
+		}
+		return topology_init_mesh(t, r, c, err, errlen);
+	}
+	snprintf(err, errlen, "unknown topology '%.*s': expected hypercube or mesh",
+		 (int)(colon - text), text);
+	return -1;
+}
+
+const char *topology_kind_name(enum topo_kind kind)
+{
+	return kind == TOPO_HYPERCUBE ? "hypercube" : "mesh";
+}
+
+const char *topology_name(const struct topology *t, char *buf, size_t len)
+{
+	if (t->kind == TOPO_HYPERCUBE)
+		snprintf(buf, len, "hypercube:%d", t->dim);
+	else
+		snprintf(buf, len, "mesh:%dx%d", t->rows, t->cols);
+	return buf;
+}
+
+int topology_neighbor(const struct topology *t, int node, int port)
+{
+	if (t->kind == TOPO_HYPERCUBE)
+		return (port >= 0 && port < t->dim) ? node ^ (1 << port) : -1;
+
+	int r = mesh_row(t, node), c = mesh_col(t, node);
+
+	switch (port) {
+	case PORT_E: return c + 1 < t->cols ? node + 1 : -1;
+	case PORT_W: return c > 0 ? node - 1 : -1;
+	case PORT_N: return r > 0 ? node - t->cols : -1;
+	case PORT_S: return r + 1 < t->rows ? node + t->cols : -1;
+	default: return -1;
+	}
+}
+
+int topology_peer_port(const struct topology *t, int port)
+{
+	if (t->kind == TOPO_HYPERCUBE)
+		return port;
+	return port ^ 1;	/* E<->W, N<->S */
+}
+
+int topology_distance(const struct topology *t, int from, int to)
+{
+	if (t->kind == TOPO_HYPERCUBE)
+		return __builtin_popcount((unsigned)(from ^ to));
+	return abs(mesh_row(t, from) - mesh_row(t, to)) +
+	       abs(mesh_col(t, from) - mesh_col(t, to));
+}
+
+int unicast_next_port(const struct topology *t, int node, int dest)
+{
+	if (node == dest)
+		return -1;
+	if (t->kind == TOPO_HYPERCUBE)
+		return lowest_set_bit((unsigned)(node ^ dest));
+
+	int c = mesh_col(t, node), dc = mesh_col(t, dest);
+
+	if (c != dc)
+		return dc > c ? PORT_E : PORT_W;
+	return mesh_row(t, dest) > mesh_row(t, node) ? PORT_S : PORT_N;
+}
+
+static uint32_t connected_port(const struct topology *t, int node, int port)
+{
+	return topology_neighbor(t, node, port) >= 0 ? 1u << port : 0;
+}
+
+uint32_t replication_children(const struct topology *t, int root, int node)
+{
+	if (t->kind == TOPO_HYPERCUBE) {
+		unsigned x = (unsigned)(root ^ node);
+
+		if (x == 0)
+			return (1u << t->dim) - 1;
+		/* Algorithm B: forward on every dimension below last_one(S xor T). */
+		return (1u << lowest_set_bit(x)) - 1;
+	}
+
+	int rs = mesh_row(t, root), cs = mesh_col(t, root);
+	int r = mesh_row(t, node), c = mesh_col(t, node);
+	uint32_t m = 0;
+
+	if (node == root)
+		return connected_port(t, node, PORT_E) | connected_port(t, node, PORT_W) |
+		       connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
+	if (r == rs) {
+		m |= connected_port(t, node, c > cs ? PORT_E : PORT_W);
+		m |= connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
+		return m;
+	}
+	return connected_port(t, node, r < rs ? PORT_N : PORT_S);
+}
+
+int replication_parent(const struct topology *t, int root, int node)
+{
+	if (node == root)
+		return -1;
+	if (t->kind == TOPO_HYPERCUBE) {
+		unsigned x = (unsigned)(root ^ node);
+
+		/* The parent differs in the lowest set bit of x. */
+		return node ^ (1 << lowest_set_bit(x));
+	}
+
+	int rs = mesh_row(t, root), cs = mesh_col(t, root);
+	int r = mesh_row(t, node), c = mesh_col(t, node);
+
+	if (r != rs)
+		return node + (r < rs ? t->cols : -t->cols);
+	return node + (c < cs ? 1 : -1);
+}
