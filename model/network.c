@@ -16,6 +16,7 @@
 
 struct network {
 	struct router_params params;
+	struct topology topo;	/* own copy: params.topo points here */
 	int channels;		/* J = E */
 	struct router *routers;
 	/* Wiring: neighbour node across each link port, or -1. */
@@ -48,12 +49,15 @@ static void wake(struct network *n, int node)
 struct network *network_create(const struct router_params *params)
 {
 	struct network *n = calloc(1, sizeof(*n));
-	const struct topology *t = params->topo;
-	int nodes = t->nodes;
+	const struct topology *t;
+	int nodes = params->topo->nodes;
 
 	if (!n)
 		return NULL;
+	n->topo = *params->topo;
 	n->params = *params;
+	n->params.topo = &n->topo;
+	t = &n->topo;
 	n->channels = params->all_port ? t->ports : 1;
 	n->routers = calloc((size_t)nodes, sizeof(*n->routers));
 	n->neighbor = malloc(sizeof(int) * (size_t)nodes * (size_t)t->ports);

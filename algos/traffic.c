@@ -1,0 +1,164 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * traffic.c - random traffic.  Arrivals are drawn by geometric skipping over the
+ * (cycle, node) grid, so a light load costs time in proportion to the messages it
+ * makes, not to nodes x cycles.
+ */
+#include "traffic.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct traffic {
+	struct traffic_params p;
+	const struct topology *topo;
+	uint64_t rng;
+	double msg_prob;	/* per node per cycle */
+	uint64_t next_slot;	/* next (cycle * nodes + node) with an arrival */
+	bool b_pending;		/* a broadcast waits for the network to drain */
+	int b_root;
+	int b_in_flight;	/* message id of the broadcast in flight, or -1 */
+	uint64_t messages, broadcasts;
+};
+
+static uint64_t next_random(struct traffic *t)
+{
+	uint64_t z = (t->rng += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+static double uniform01(struct traffic *t)
+{
+	return (double)(next_random(t) >> 11) / 9007199254740992.0;
+}
+
+static uint64_t geometric_gap(struct traffic *t)
+{
+	double u = uniform01(t);
+
+	if (t->msg_prob >= 1.0)
+		return 1;
+	/* Number of trials up to and including the next success. */
+	return 1 + (uint64_t)floor(log1p(-u) / log1p(-t->msg_prob));
+}
+
+struct traffic *traffic_create(const struct traffic_params *p, const struct topology *topo)
+{
+	struct traffic *t = calloc(1, sizeof(*t));
+	double mean_len = (p->min_len + p->max_len) / 2.0;
+
+	if (!t)
+		return NULL;
+	t->p = *p;
+	t->topo = topo;
+	t->rng = p->seed;
+	t->msg_prob = p->rate / mean_len;
+	if (t->msg_prob > 1.0)
+		t->msg_prob = 1.0;
+	t->b_in_flight = -1;
+	t->next_slot = t->msg_prob > 0 ? geometric_gap(t) - 1 : UINT64_MAX;
+	return t;
+}
+
+void traffic_destroy(struct traffic *t)
+{
+	free(t);
+}
+
+static int random_len(struct traffic *t)
+{
+	return t->p.min_len + (int)(next_random(t) % (uint64_t)(t->p.max_len - t->p.min_len + 1));
+}
+
+static void tick(void *ctx, struct sim *s)
+{
+	struct traffic *t = ctx;
+	uint64_t now = sim_now(s);
+	int nodes = t->topo->nodes;
+
+	if (t->b_in_flight >= 0) {
+		const struct message *m = sim_message(s, t->b_in_flight);
+
+		if (m->delivered < m->receivers)
+			return;		/* no sends while a broadcast is in flight */
+		t->b_in_flight = -1;
+	}
+	if (t->b_pending) {
+		struct send_req r = { .type = HDR_B, .len = random_len(t), .channel = -1 };
+
+		if (!sim_quiescent(s))
+			return;		/* wait for the network to drain */
+		t->b_in_flight = sim_send(s, t->b_root, &r);
+		t->b_pending = false;
+		t->broadcasts++;
+		t->messages++;
+		return;
+	}
+	while (t->next_slot / (uint64_t)nodes <= now && now < t->p.cycles) {
+		int src = (int)(t->next_slot % (uint64_t)nodes);
+
+		t->next_slot += geometric_gap(t);
+		if (t->p.b_fraction > 0 && uniform01(t) < t->p.b_fraction) {
+			t->b_pending = true;
+			t->b_root = src;
+			return;
+		}
+
+		struct send_req r = { .type = HDR_R, .len = random_len(t), .channel = -1 };
+
+		r.dest = (int)(next_random(t) % (uint64_t)(nodes - 1));
+		if (r.dest >= src)
+			r.dest++;
+		r.ir = t->p.ir_fraction > 0 && uniform01(t) < t->p.ir_fraction;
+		if (sim_send(s, src, &r) >= 0)
+			t->messages++;
+	}
+	/* Arrivals skipped while broadcasts held the network are dropped, not queued. */
+	if (t->next_slot / (uint64_t)nodes < now)
+		t->next_slot = now * (uint64_t)nodes + t->next_slot % (uint64_t)nodes;
+}
+
+static bool finished(void *ctx, const struct sim *s)
+{
+	struct traffic *t = ctx;
+
+	return sim_now(s) >= t->p.cycles && !t->b_pending && t->b_in_flight < 0;
+}
+
+static void no_event(void *ctx, struct sim *s, const struct sim_event *ev)
+{
+	(void)ctx;
+	(void)s;
+	(void)ev;
+}
+
+void traffic_driver(struct traffic *t, struct driver *d)
+{
+	*d = (struct driver){ .ctx = t, .event = no_event, .tick = tick, .finished = finished };
+}
+
+void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)
+{
+	double sum = 0;
+	int n = sim_message_count(s), counted = 0;
+
+	st->messages = t->messages;
+	st->broadcasts = t->broadcasts;
+	st->max_latency = 0;
+	for (int i = 0; i < n; i++) {
+		const struct message *m = sim_message(s, i);
+		uint64_t lat;
+
+		if (m->delivered < m->receivers || m->receivers == 0)
+			continue;
+		lat = m->last_delivery - m->send_cycle;
+		sum += (double)lat;
+		counted++;
+		if (lat > st->max_latency)
+			st->max_latency = lat;
+	}
+	st->avg_latency = counted ? sum / counted : 0;
+}

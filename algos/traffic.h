@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * traffic.h - seeded random traffic: Bernoulli message arrivals at every node, uniform
+ * random destinations, a mix of R, R+IR and B messages of fixed or random lengths.
+ *
+ * Broadcasts are serialised as the seed 002 prescribes (a broadcast holds its tree
+ * until its tail passes, and concurrent broadcasts, or a broadcast and e-cube
+ * unicasts, can deadlock): a B message is sent only when nothing else is in flight,
+ * and no other message is sent until it has been delivered everywhere.
+ */
+#ifndef WORMCAST_TRAFFIC_H
+#define WORMCAST_TRAFFIC_H
+
+#include <stdint.h>
+
+#include "sim.h"
+
+struct traffic_params {
+	double rate;		/* offered load, flits per node per cycle */
+	int min_len, max_len;	/* message length in flits, uniform in [min, max] */
+	uint64_t cycles;	/* injection window: sends happen in cycles [0, cycles) */
+	double ir_fraction;	/* fraction of unicasts sent with IR */
+	double b_fraction;	/* fraction of messages that are broadcasts */
+	uint64_t seed;
+};
+
+struct traffic;
+
+struct traffic *traffic_create(const struct traffic_params *p, const struct topology *t);
+void traffic_destroy(struct traffic *t);
+/* A driver that runs this traffic. */
+void traffic_driver(struct traffic *t, struct driver *d);
+
+struct traffic_stats {
+	uint64_t messages;
+	uint64_t broadcasts;
+	double avg_latency;	/* send call to last tail arrival, per message */
+	uint64_t max_latency;
+};
+void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st);
+
+#endif

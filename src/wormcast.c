@@ -1,0 +1,577 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * wormcast - command line front end.
+ *
+ *   wormcast run --topology hypercube:D|mesh:RxC --algorithm NAME --flits L
+ *                [--root S] [--startup T] [--buffer-depth B] [--payload-width W]
+ *                [--watchdog N] [--engine model|rtl|cosim] [--vcd F] [--fst F] [--json]
+ *   wormcast sweep --topology T --algorithms a,b,... --flits L1,L2,... [...] [--json]
+ *   wormcast traffic --topology T --rate R --flits L [--cycles N] [--seed S]
+ *                [--ir-fraction F] [--b-fraction F] [--one-port] [--json]
+ *   wormcast list [--json]
+ *
+ * Any bad argument: one line on stderr, exit code 2.  A run that fails its checks
+ * (wrong delivery, deadlock) exits 1 after printing its report.
+ */
+#include <cjson/cJSON.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "algos.h"
+#include "engines.h"
+#include "sim.h"
+#include "traffic.h"
+
+#define EXIT_USAGE 2
+
+struct options {
+	const char *topology;
+	const char *algorithm;
+	const char *flits;
+	const char *engine;
+	const char *vcd, *fst;
+	long root;
+	long startup, buffer_depth, payload_width, watchdog;
+	long long cycles, seed;
+	double rate, ir_fraction, b_fraction, sink_stall;
+	bool json, one_port, root_given;
+};
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("wormcast: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+	exit(EXIT_USAGE);
+}
+
+static long parse_long(const char *opt, const char *s, long lo, long hi)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < lo || v > hi)
+		usage_error("--%s: '%s' is not a whole number in %ld..%ld", opt, s, lo, hi);
+	return v;
+}
+
+static double parse_double(const char *opt, const char *s, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= lo && v <= hi))
+		usage_error("--%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+	return v;
+}
+
+enum {
+	OPT_TOPOLOGY = 't', OPT_ALGORITHM = 'a', OPT_FLITS = 'L', OPT_ROOT = 'r',
+	OPT_STARTUP = 1000, OPT_DEPTH, OPT_WIDTH, OPT_WATCHDOG, OPT_JSON, OPT_ENGINE, OPT_VCD,
+	OPT_FST, OPT_RATE, OPT_CYCLES, OPT_SEED, OPT_IR, OPT_B, OPT_ONE_PORT, OPT_STALL,
+	OPT_ALGORITHMS,
+};
+
+static const struct option long_options[] = {
+	{ "topology", required_argument, NULL, OPT_TOPOLOGY },
+	{ "algorithm", required_argument, NULL, OPT_ALGORITHM },
+	{ "algorithms", required_argument, NULL, OPT_ALGORITHMS },
+	{ "flits", required_argument, NULL, OPT_FLITS },
+	{ "root", required_argument, NULL, OPT_ROOT },
+	{ "startup", required_argument, NULL, OPT_STARTUP },
+	{ "buffer-depth", required_argument, NULL, OPT_DEPTH },
+	{ "payload-width", required_argument, NULL, OPT_WIDTH },
+	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
+	{ "engine", required_argument, NULL, OPT_ENGINE },
+	{ "vcd", required_argument, NULL, OPT_VCD },
+	{ "fst", required_argument, NULL, OPT_FST },
+	{ "rate", required_argument, NULL, OPT_RATE },
+	{ "cycles", required_argument, NULL, OPT_CYCLES },
+	{ "seed", required_argument, NULL, OPT_SEED },
+	{ "ir-fraction", required_argument, NULL, OPT_IR },
+	{ "b-fraction", required_argument, NULL, OPT_B },
+	{ "sink-stall", required_argument, NULL, OPT_STALL },
+	{ "one-port", no_argument, NULL, OPT_ONE_PORT },
+	{ "json", no_argument, NULL, OPT_JSON },
+	{ NULL, 0, NULL, 0 },
+};
+
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->startup = 10;
+	o->buffer_depth = 4;
+	o->payload_width = 32;
+	o->watchdog = 10000;
+	o->engine = "model";
+	o->cycles = 10000;
+	o->seed = 1;
+	o->rate = -1;
+	opterr = 0;
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
+		switch (c) {
+		case OPT_TOPOLOGY: o->topology = optarg; break;
+		case OPT_ALGORITHM: case OPT_ALGORITHMS: o->algorithm = optarg; break;
+		case OPT_FLITS: o->flits = optarg; break;
+		case OPT_ROOT: o->root = parse_long("root", optarg, 0, 1L << 30); o->root_given = true; break;
+		case OPT_STARTUP: o->startup = parse_long("startup", optarg, 1, 1000000); break;
+		case OPT_DEPTH: o->buffer_depth = parse_long("buffer-depth", optarg, 2, 64); break;
+		case OPT_WIDTH: o->payload_width = parse_long("payload-width", optarg, 32, 62); break;
+		case OPT_WATCHDOG: o->watchdog = parse_long("watchdog", optarg, 1, 1L << 40); break;
+		case OPT_ENGINE: o->engine = optarg; break;
+		case OPT_VCD: o->vcd = optarg; break;
+		case OPT_FST: o->fst = optarg; break;
+		case OPT_RATE: o->rate = parse_double("rate", optarg, 0, 64); break;
+		case OPT_CYCLES: o->cycles = parse_long("cycles", optarg, 1, 1L << 40); break;
+		case OPT_SEED: o->seed = parse_long("seed", optarg, 0, 1L << 62); break;
+		case OPT_IR: o->ir_fraction = parse_double("ir-fraction", optarg, 0, 1); break;
+		case OPT_B: o->b_fraction = parse_double("b-fraction", optarg, 0, 1); break;
+		case OPT_STALL: o->sink_stall = parse_double("sink-stall", optarg, 0, 0.99); break;
+		case OPT_ONE_PORT: o->one_port = true; break;
+		case OPT_JSON: o->json = true; break;
+		case ':': usage_error("option %s needs a value", argv[optind - 1]);
+		default: usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+}
+
+static void build_config(const struct options *o, struct sim_config *cfg)
+{
+	char err[256];
+
+	if (!o->topology)
+		usage_error("--topology is required (hypercube:D or mesh:RxC)");
+	sim_config_defaults(cfg);
+	if (topology_parse(o->topology, &cfg->topo, err, sizeof(err)))
+		usage_error("%s", err);
+	cfg->startup = (int)o->startup;
+	cfg->buffer_depth = (int)o->buffer_depth;
+	cfg->payload_width = (int)o->payload_width;
+	cfg->watchdog = (uint64_t)o->watchdog;
+	cfg->all_port = !o->one_port;
+	cfg->sink_stall = o->sink_stall;
+	cfg->seed = (uint64_t)o->seed;
+	if (o->root_given && o->root >= cfg->topo.nodes)
+		usage_error("--root %ld is outside the network (nodes 0..%d)", o->root,
+			    cfg->topo.nodes - 1);
+	if (sim_config_check(cfg, err, sizeof(err)))
+		usage_error("%s", err);
+}
+
+static const struct algorithm *find_algorithm(const char *name, const struct topology *t)
+{
+	const struct algorithm *a = algo_find(name);
+
+	if (!a)
+		usage_error("unknown algorithm '%s' (see 'wormcast list')", name);
+	if (!(a->topologies & (1u << t->kind)))
+		usage_error("algorithm '%s' does not run on a %s", name, topology_kind_name(t->kind));
+	return a;
+}
+
+/* Everything that a run needs besides the algorithm. */
+struct run_setup {
+	struct sim_config cfg;
+	struct algo_params params;
+	struct engine_options eopt;
+};
+
+static void setup_algorithm(const struct options *o, const struct algorithm *a, int flits,
+			    struct run_setup *r)
+{
+	char err[256];
+
+	build_config(o, &r->cfg);
+	r->cfg.all_port = a->all_port;
+	r->params.cfg = &r->cfg;
+	r->params.root = o->root_given ? (int)o->root : 0;
+	r->params.flits = flits;
+	if (a->supports && a->supports(&r->params, err, sizeof(err)))
+		usage_error("%s", err);
+	if (engine_options_parse(o->engine, o->vcd, o->fst, &r->eopt, err, sizeof(err)))
+		usage_error("%s", err);
+}
+
+static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
+		       const struct algo_run *res, const struct engine_report *er)
+{
+	char name[64];
+	cJSON *j = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(j, "topology", topology_name(&r->cfg.topo, name, sizeof(name)));
+	cJSON_AddNumberToObject(j, "nodes", r->cfg.topo.nodes);
+	cJSON_AddStringToObject(j, "algorithm", a->name);
+	cJSON_AddStringToObject(j, "port_mode", r->cfg.all_port ? "all-port" : "one-port");
+	cJSON_AddNumberToObject(j, "flits", r->params.flits);
+	if (a->uses_root)
+		cJSON_AddNumberToObject(j, "root", r->params.root);
+	else
+		cJSON_AddNullToObject(j, "root");
+	cJSON_AddNumberToObject(j, "startup", r->cfg.startup);
+	cJSON_AddNumberToObject(j, "buffer_depth", r->cfg.buffer_depth);
+	cJSON_AddNumberToObject(j, "payload_width", r->cfg.payload_width);
+	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
+	cJSON_AddNumberToObject(j, "cycles", (double)res->cycles);
+	cJSON_AddNumberToObject(j, "predicted_cycles", res->predicted);
+	cJSON_AddStringToObject(j, "formula", res->formula);
+	cJSON_AddBoolToObject(j, "formula_exact", a->exact);
+	cJSON_AddNumberToObject(j, "ratio", res->predicted > 0 ? (double)res->cycles / res->predicted : 0);
+	cJSON_AddBoolToObject(j, "delivered_ok", res->stats.delivered_ok && res->status == SIM_DONE);
+	cJSON_AddBoolToObject(j, "data_ok", res->data_ok);
+	cJSON_AddNumberToObject(j, "link_conflict_cycles", (double)res->stats.conflict_cycles);
+	cJSON_AddNumberToObject(j, "messages", (double)res->stats.messages);
+	cJSON_AddNumberToObject(j, "deliveries", (double)res->stats.deliveries);
+	cJSON_AddNumberToObject(j, "flit_hops", (double)res->stats.link_moves);
+	cJSON_AddNumberToObject(j, "cycles_simulated", (double)res->stats.cycles_run);
+	cJSON_AddStringToObject(j, "engine", r->eopt.name);
+	engine_report_json(er, j);
+	if (res->error[0])
+		cJSON_AddStringToObject(j, "error", res->error);
+	return j;
+}
+
+static void print_json(cJSON *j)
+{
+	char *s = cJSON_PrintUnformatted(j);
+
+	puts(s);
+	free(s);
+	cJSON_Delete(j);
+}
+
+static int one_run(const struct algorithm *a, const struct run_setup *r, struct algo_run *res,
+		   struct engine_report *er)
+{
+	struct engine e;
+	char err[256];
+	int rc;
+
+	if (engine_create(&r->eopt, &r->cfg, &e, err, sizeof(err))) {
+		fprintf(stderr, "wormcast: %s\n", err);
+		exit(EXIT_USAGE);
+	}
+	rc = algo_run(a, &r->params, &e, res);
+	engine_finish(&e, er);
+	engine_destroy(&e);
+	return rc;
+}
+
+static int cmd_run(int argc, char **argv)
+{
+	struct options o;
+	struct run_setup r;
+	const struct algorithm *a;
+	struct algo_run res;
+	struct engine_report er;
+	bool ok;
+
+	parse_options(argc, argv, &o);
+	if (!o.algorithm)
+		usage_error("--algorithm is required (see 'wormcast list')");
+	if (!o.flits)
+		usage_error("--flits is required");
+	build_config(&o, &r.cfg);
+	a = find_algorithm(o.algorithm, &r.cfg.topo);
+	setup_algorithm(&o, a, (int)parse_long("flits", o.flits, 1, 1 << 24), &r);
+	one_run(a, &r, &res, &er);
+	ok = res.status == SIM_DONE && res.stats.delivered_ok && res.data_ok && er.mismatches == 0;
+	if (o.json) {
+		print_json(run_json(a, &r, &res, &er));
+	} else {
+		char name[64];
+
+		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d\n",
+		       a->name, topology_name(&r.cfg.topo, name, sizeof(name)),
+		       r.cfg.all_port ? "all-port" : "one-port", r.params.root, r.params.flits,
+		       r.cfg.startup, r.cfg.buffer_depth);
+		printf("  %-22s %llu\n", "measured cycles", (unsigned long long)res.cycles);
+		printf("  %-22s %.1f   %s%s\n", "predicted cycles", res.predicted, res.formula,
+		       a->exact ? "" : "  (not exact under this model, see docs/algorithms.md)");
+		printf("  %-22s %.3f\n", "measured / predicted",
+		       res.predicted > 0 ? (double)res.cycles / res.predicted : 0);
+		printf("  %-22s %s\n", "delivered ok", res.stats.delivered_ok ? "yes" : "NO");
+		printf("  %-22s %s\n", "data ok", res.data_ok ? "yes" : "NO");
+		printf("  %-22s %llu\n", "link conflict cycles", (unsigned long long)res.stats.conflict_cycles);
+		printf("  %-22s %llu messages, %llu deliveries, %llu flit-hops\n", "traffic",
+		       (unsigned long long)res.stats.messages, (unsigned long long)res.stats.deliveries,
+		       (unsigned long long)res.stats.link_moves);
+		engine_report_print(&er, stdout);
+	}
+	if (!ok) {
+		if (res.error[0])
+			fprintf(stderr, "wormcast: %s\n", res.error);
+		return 1;
+	}
+	return 0;
+}
+
+/* Split "a,b,c" into at most max items (modifies s). */
+static int split_list(char *s, char **items, int max)
+{
+	int n = 0;
+
+	for (char *tok = strtok(s, ","); tok; tok = strtok(NULL, ",")) {
+		if (n == max)
+			usage_error("too many items in list (at most %d)", max);
+		items[n++] = tok;
+	}
+	return n;
+}
+
+static int cmd_sweep(int argc, char **argv)
+{
+	struct options o;
+	struct sim_config cfg;
+	char *names[32], *lens[64], alist[1024], llist[1024];
+	int n_names, n_lens, failures = 0;
+	cJSON *rows = cJSON_CreateArray();
+
+	parse_options(argc, argv, &o);
+	if (!o.algorithm || !o.flits)
+		usage_error("sweep needs --algorithms a,b,... and --flits L1,L2,...");
+	build_config(&o, &cfg);
+	snprintf(alist, sizeof(alist), "%s", o.algorithm);
+	snprintf(llist, sizeof(llist), "%s", o.flits);
+	n_names = split_list(alist, names, 32);
+	n_lens = split_list(llist, lens, 64);
+	for (int k = 0; k < n_names; k++)
+		find_algorithm(names[k], &cfg.topo);
+	for (int k = 0; k < n_lens; k++)
+		parse_long("flits", lens[k], 1, 1 << 24);
+
+	if (!o.json) {
+		char name[64];
+
+		printf("latency in cycles on %s, t_s = %ld, h = 1, buffer depth %ld\n",
+		       topology_name(&cfg.topo, name, sizeof(name)), o.startup, o.buffer_depth);
+		printf("%-10s %8s %10s %10s %7s %9s %4s\n", "algorithm", "L", "measured",
+		       "predicted", "ratio", "conflicts", "ok");
+	}
+	for (int k = 0; k < n_names; k++) {
+		const struct algorithm *a = find_algorithm(names[k], &cfg.topo);
+
+		for (int l = 0; l < n_lens; l++) {
+			struct run_setup r;
+			struct algo_run res;
+			struct engine_report er;
+			bool ok;
+
+			setup_algorithm(&o, a, (int)parse_long("flits", lens[l], 1, 1 << 24), &r);
+			one_run(a, &r, &res, &er);
+			ok = res.status == SIM_DONE && res.stats.delivered_ok && res.data_ok &&
+			     er.mismatches == 0;
+			failures += !ok;
+			if (o.json) {
+				cJSON_AddItemToArray(rows, run_json(a, &r, &res, &er));
+			} else {
+				printf("%-10s %8d %10llu %10.0f %7.3f %9llu %4s\n", a->name,
+				       r.params.flits, (unsigned long long)res.cycles, res.predicted,
+				       res.predicted > 0 ? (double)res.cycles / res.predicted : 0,
+				       (unsigned long long)res.stats.conflict_cycles, ok ? "yes" : "NO");
+				if (er.cycles_compared)
+					engine_report_print(&er, stdout);
+			}
+		}
+	}
+	if (o.json) {
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddItemToObject(j, "runs", rows);
+		print_json(j);
+	} else {
+		cJSON_Delete(rows);
+	}
+	return failures ? 1 : 0;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static int cmd_traffic(int argc, char **argv)
+{
+	struct options o;
+	struct sim_config cfg;
+	struct traffic_params tp = { 0 };
+	struct traffic *t;
+	struct driver d;
+	struct sim *s;
+	struct engine e;
+	struct engine_options eopt;
+	struct engine_report er;
+	struct sim_stats st;
+	struct traffic_stats ts;
+	enum sim_status status;
+	char err[256], name[64];
+	double t0, secs;
+	bool ok;
+
+	parse_options(argc, argv, &o);
+	if (o.rate < 0)
+		usage_error("traffic needs --rate (flits per node per cycle)");
+	if (!o.flits)
+		usage_error("traffic needs --flits L or --flits MIN-MAX");
+	build_config(&o, &cfg);
+	{
+		char *dash = strchr(o.flits, '-');
+
+		if (dash) {
+			char lo[32];
+
+			snprintf(lo, sizeof(lo), "%.*s", (int)(dash - o.flits), o.flits);
+			tp.min_len = (int)parse_long("flits", lo, 1, 1 << 20);
+			tp.max_len = (int)parse_long("flits", dash + 1, tp.min_len, 1 << 20);
+		} else {
+			tp.min_len = tp.max_len = (int)parse_long("flits", o.flits, 1, 1 << 20);
+		}
+	}
+	tp.rate = o.rate;
+	tp.cycles = (uint64_t)o.cycles;
+	tp.ir_fraction = o.ir_fraction;
+	tp.b_fraction = o.b_fraction;
+	tp.seed = (uint64_t)o.seed;
+	if (engine_options_parse(o.engine, o.vcd, o.fst, &eopt, err, sizeof(err)))
+		usage_error("%s", err);
+	if (engine_create(&eopt, &cfg, &e, err, sizeof(err)))
+		usage_error("%s", err);
+	t = traffic_create(&tp, &cfg.topo);
+	s = sim_create_with_engine(&cfg, &e, err, sizeof(err));
+	if (!t || !s)
+		usage_error("%s", s ? "out of memory" : err);
+	traffic_driver(t, &d);
+	t0 = seconds_now();
+	status = sim_run(s, &d);
+	secs = seconds_now() - t0;
+	sim_get_stats(s, &st);
+	traffic_get_stats(t, s, &ts);
+	engine_finish(&e, &er);
+	ok = status == SIM_DONE && st.delivered_ok && er.mismatches == 0;
+	if (o.json) {
+		cJSON *j = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(j, "topology", topology_name(&cfg.topo, name, sizeof(name)));
+		cJSON_AddStringToObject(j, "port_mode", cfg.all_port ? "all-port" : "one-port");
+		cJSON_AddNumberToObject(j, "rate", tp.rate);
+		cJSON_AddNumberToObject(j, "min_flits", tp.min_len);
+		cJSON_AddNumberToObject(j, "max_flits", tp.max_len);
+		cJSON_AddNumberToObject(j, "seed", (double)tp.seed);
+		cJSON_AddNumberToObject(j, "cycles_simulated", (double)st.cycles_run);
+		cJSON_AddNumberToObject(j, "messages", (double)ts.messages);
+		cJSON_AddNumberToObject(j, "broadcasts", (double)ts.broadcasts);
+		cJSON_AddNumberToObject(j, "deliveries", (double)st.deliveries);
+		cJSON_AddNumberToObject(j, "flit_hops", (double)st.link_moves);
+		cJSON_AddNumberToObject(j, "avg_latency", ts.avg_latency);
+		cJSON_AddNumberToObject(j, "max_latency", (double)ts.max_latency);
+		cJSON_AddNumberToObject(j, "link_conflict_cycles", (double)st.conflict_cycles);
+		cJSON_AddBoolToObject(j, "delivered_ok", ok);
+		cJSON_AddNumberToObject(j, "wall_seconds", secs);
+		cJSON_AddNumberToObject(j, "cycles_per_second", secs > 0 ? st.cycles_run / secs : 0);
+		cJSON_AddNumberToObject(j, "flit_hops_per_second", secs > 0 ? st.link_moves / secs : 0);
+		cJSON_AddStringToObject(j, "engine", eopt.name);
+		engine_report_json(&er, j);
+		if (!ok)
+			cJSON_AddStringToObject(j, "error", sim_error(s));
+		print_json(j);
+	} else {
+		printf("random traffic on %s: %llu cycles, %llu messages (%llu broadcasts), avg latency %.1f, max %llu\n",
+		       topology_name(&cfg.topo, name, sizeof(name)), (unsigned long long)st.cycles_run,
+		       (unsigned long long)ts.messages, (unsigned long long)ts.broadcasts,
+		       ts.avg_latency, (unsigned long long)ts.max_latency);
+		printf("  %llu flit-hops in %.3f s: %.0f cycles/s, %.0f flit-hops/s; delivered ok: %s\n",
+		       (unsigned long long)st.link_moves, secs, secs > 0 ? st.cycles_run / secs : 0,
+		       secs > 0 ? st.link_moves / secs : 0, ok ? "yes" : "NO");
+		engine_report_print(&er, stdout);
+	}
+	if (!ok) {
+		fprintf(stderr, "wormcast: %s\n", sim_error(s));
+		sim_write_report(s, stderr);
+	}
+	sim_destroy(s);
+	traffic_destroy(t);
+	engine_destroy(&e);
+	return ok ? 0 : 1;
+}
+
+static int cmd_list(int argc, char **argv)
+{
+	struct options o;
+	cJSON *j = cJSON_CreateObject(), *as = cJSON_AddArrayToObject(j, "algorithms");
+	cJSON *ts = cJSON_AddArrayToObject(j, "topologies");
+
+	parse_options(argc, argv, &o);
+	for (int k = 0; algorithms[k]; k++) {
+		const struct algorithm *a = algorithms[k];
+		cJSON *x = cJSON_CreateObject(), *tops = cJSON_CreateArray();
+
+		cJSON_AddStringToObject(x, "name", a->name);
+		if (a->topologies & ALGO_HYPERCUBE)
+			cJSON_AddItemToArray(tops, cJSON_CreateString("hypercube"));
+		if (a->topologies & ALGO_MESH)
+			cJSON_AddItemToArray(tops, cJSON_CreateString("mesh"));
+		cJSON_AddItemToObject(x, "topologies", tops);
+		cJSON_AddStringToObject(x, "port_mode", a->all_port ? "all-port" : "one-port");
+		cJSON_AddStringToObject(x, "source", a->source);
+		cJSON_AddStringToObject(x, "description", a->description);
+		cJSON_AddItemToArray(as, x);
+	}
+	cJSON_AddItemToArray(ts, cJSON_CreateString("hypercube"));
+	cJSON_AddItemToArray(ts, cJSON_CreateString("mesh"));
+	engine_list_json(j);
+	if (o.json) {
+		print_json(j);
+		return 0;
+	}
+	printf("algorithms:\n");
+	for (int k = 0; algorithms[k]; k++)
+		printf("  %-9s %-22s %-9s %s (%s)\n", algorithms[k]->name,
+		       algorithms[k]->topologies == (ALGO_HYPERCUBE | ALGO_MESH) ? "hypercube, mesh" :
+		       algorithms[k]->topologies == ALGO_MESH ? "mesh" : "hypercube",
+		       algorithms[k]->all_port ? "all-port" : "one-port", algorithms[k]->description,
+		       algorithms[k]->source);
+	printf("topologies: hypercube:D (D = 1..12), mesh:RxC (R, C = 1..64)\n");
+	engine_list_print(stdout);
+	cJSON_Delete(j);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2)
+		usage_error("usage: wormcast run|sweep|traffic|list [options] (see README.md)");
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc, argv);
+	if (!strcmp(argv[1], "sweep"))
+		return cmd_sweep(argc, argv);
+	if (!strcmp(argv[1], "traffic"))
+		return cmd_traffic(argc, argv);
+	if (!strcmp(argv[1], "list"))
+		return cmd_list(argc, argv);
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		puts("usage: wormcast run|sweep|traffic|list [options]; see README.md");
+		return 0;
+	}
+	usage_error("unknown command '%s' (expected run, sweep, traffic or list)", argv[1]);
+	return EXIT_USAGE;
+}

@@ -1,0 +1,380 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_model.c - the C model against docs/microarchitecture.md: the replication
+ * tree, exact latencies of a pipelined broadcast and of unicasts, IR, full link
+ * throughput, the checker and the watchdog.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "checker.h"
+#include "sim.h"
+
+static int passed, failed;
+
+static void check(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s: ", ok ? "PASS" : "FAIL");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	if (ok)
+		passed++;
+	else
+		failed++;
+}
+
+/* A driver that makes a fixed list of sends at cycle 0. */
+struct sends {
+	int n;
+	int src[8];
+	struct send_req req[8];
+};
+
+static void sends_start(void *ctx, struct sim *s)
+{
+	struct sends *x = ctx;
+
+	for (int k = 0; k < x->n; k++)
+		if (sim_send(s, x->src[k], &x->req[k]) < 0)
+			printf("send failed: %s\n", sim_error(s));
+}
+
+static void no_event(void *c, struct sim *s, const struct sim_event *e)
+{
+	(void)c;
+	(void)s;
+	(void)e;
+}
+
+static struct sim *make(const char *topo, int startup, int depth, bool all_port)
+{
+	struct sim_config cfg;
+	char err[256];
+	struct sim *s;
+
+	sim_config_defaults(&cfg);
+	if (topology_parse(topo, &cfg.topo, err, sizeof(err))) {
+		printf("bad topology %s: %s\n", topo, err);
+		exit(1);
+	}
+	cfg.startup = startup;
+	cfg.buffer_depth = depth;
+	cfg.all_port = all_port;
+	cfg.watchdog = 500;
+	s = sim_create(&cfg, err, sizeof(err));
+	if (!s) {
+		printf("sim_create: %s\n", err);
+		exit(1);
+	}
+	return s;
+}
+
+static enum sim_status run(struct sim *s, struct sends *x, struct sim_stats *st)
+{
+	struct driver d = { .ctx = x, .start = sends_start, .event = no_event };
+	enum sim_status r = sim_run(s, &d);
+
+	sim_get_stats(s, st);
+	return r;
+}
+
+/* Every root of Q_1..Q_10 and of some meshes: the tree spans, each node once. */
+static void test_replication_tree(void)
+{
+	char err[128];
+
+	for (int d = 1; d <= 10; d++) {
+		struct topology t;
+		int bad = 0;
+
+		topology_init_hypercube(&t, d, err, sizeof(err));
+		for (int root = 0; root < t.nodes; root++) {
+			int *seen = calloc((size_t)t.nodes, sizeof(int));
+			int *queue = malloc(sizeof(int) * (size_t)t.nodes), head = 0, tail = 0, depth_max = 0;
+			int *depth = calloc((size_t)t.nodes, sizeof(int));
+
+			queue[tail++] = root;
+			seen[root] = 1;
+			while (head < tail) {
+				int v = queue[head++];
+				uint32_t ch = replication_children(&t, root, v);
+
+				for (int p = 0; p < t.ports; p++) {
+					int w;
+
+					if (!(ch >> p & 1))
+						continue;
+					w = topology_neighbor(&t, v, p);
+					if (w < 0 || seen[w]++ || replication_parent(&t, root, w) != v) {
+						bad++;
+						continue;
+					}
+					depth[w] = depth[v] + 1;
+					if (depth[w] > depth_max)
+						depth_max = depth[w];
+					queue[tail++] = w;
+				}
+			}
+			if (tail != t.nodes || depth_max != d || depth[root ^ (t.nodes - 1)] != d)
+				bad++;
+			free(seen);
+			free(queue);
+			free(depth);
+		}
+		check(bad == 0, "replication tree of Q_%d spans every node once from each of %d roots, depth %d",
+		      d, t.nodes, d);
+	}
+	{
+		const int sizes[][2] = { { 4, 4 }, { 5, 3 }, { 1, 8 }, { 8, 1 }, { 7, 9 } };
+
+		for (unsigned k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+			struct topology t;
+			int bad = 0;
+
+			topology_init_mesh(&t, sizes[k][0], sizes[k][1], err, sizeof(err));
+			for (int root = 0; root < t.nodes; root++) {
+				int reached = 1;
+
+				for (int v = 0; v < t.nodes; v++) {
+					uint32_t ch = replication_children(&t, root, v);
+
+					for (int p = 0; p < 4; p++)
+						if (ch >> p & 1) {
+							int w = topology_neighbor(&t, v, p);
+
+							if (w < 0 || replication_parent(&t, root, w) != v)
+								bad++;
+							reached++;
+						}
+				}
+				if (reached != t.nodes)
+					bad++;
+			}
+			check(bad == 0, "mesh %dx%d row-then-column tree spans every node once from every root",
+			      sizes[k][0], sizes[k][1]);
+		}
+	}
+}
+
+static void test_pbcast_exact(void)
+{
+	const int lens[] = { 1, 2, 17, 256 };
+	const int startups[] = { 1, 10, 37 };
+
+	for (int d = 1; d <= 12; d++) {
+		int bad = 0, runs = 0;
+
+		for (unsigned li = 0; li < 4; li++)
+			for (unsigned si = 0; si < 3; si++) {
+				int roots[3] = { 0, (1 << d) - 1, (0x5a5 & ((1 << d) - 1)) };
+
+				for (int ri = 0; ri < 3; ri++) {
+					char topo[32];
+					struct sim_stats st;
+					struct sends x = { .n = 1, .src = { roots[ri] } };
+					struct sim *s;
+					enum sim_status r;
+					uint64_t want = (uint64_t)(startups[si] + d + lens[li] - 1);
+
+					snprintf(topo, sizeof(topo), "hypercube:%d", d);
+					s = make(topo, startups[si], 4, true);
+					x.req[0] = (struct send_req){ .type = HDR_B, .len = lens[li], .channel = -1 };
+					r = run(s, &x, &st);
+					runs++;
+					if (r != SIM_DONE || !st.delivered_ok ||
+					    st.last_delivery - st.first_send != want ||
+					    st.deliveries != (uint64_t)(1 << d) - 1 ||
+					    st.link_moves != (uint64_t)((1 << d) - 1) * (uint64_t)lens[li]) {
+						bad++;
+						printf("  d=%d L=%d t_s=%d root=%d: status %d cycles %llu want %llu\n",
+						       d, lens[li], startups[si], roots[ri], r,
+						       (unsigned long long)(st.last_delivery - st.first_send),
+						       (unsigned long long)want);
+					}
+					sim_destroy(s);
+				}
+			}
+		check(bad == 0, "B broadcast on Q_%d takes exactly t_s + d + L - 1 cycles (%d runs: L 1,2,17,256; t_s 1,10,37; 3 roots)",
+		      d, runs);
+	}
+}
+
+static void test_unicast_exact(void)
+{
+	const char *topos[] = { "hypercube:6", "mesh:5x3", "mesh:1x8", "mesh:8x8" };
+
+	for (unsigned k = 0; k < 4; k++) {
+		int bad = 0, runs = 0;
+		struct sim *probe = make(topos[k], 1, 2, true);
+		int nodes = sim_topology(probe)->nodes;
+
+		sim_destroy(probe);
+		for (int src = 0; src < nodes; src += 3)
+			for (int dst = 0; dst < nodes; dst += 5) {
+				struct sends x = { .n = 1, .src = { src } };
+				struct sim_stats st;
+				struct sim *s;
+				int L = 1 + (src + dst) % 9, ts = 1 + dst % 4, hops;
+
+				if (src == dst)
+					continue;
+				s = make(topos[k], ts, 2 + (src % 3), true);
+				hops = topology_distance(sim_topology(s), src, dst);
+				x.req[0] = (struct send_req){ .dest = dst, .len = L, .channel = -1 };
+				run(s, &x, &st);
+				runs++;
+				if (!st.delivered_ok || st.last_delivery - st.first_send !=
+				    (uint64_t)(ts + hops + L - 1))
+					bad++;
+				sim_destroy(s);
+			}
+		check(bad == 0, "lone unicasts on %s take t_s + hops*h + L - 1 with h = 1 (%d pairs, depths 2..4)",
+		      topos[k], runs);
+	}
+}
+
+static void test_ir(void)
+{
+	struct sim *s = make("hypercube:5", 3, 4, true);
+	struct sends x = { .n = 1, .src = { 0 } };
+	struct sim_stats st;
+	const struct message *m;
+
+	x.req[0] = (struct send_req){ .dest = 31, .ir = true, .len = 9, .channel = -1 };
+	run(s, &x, &st);
+	m = sim_message(s, 0);
+	check(st.delivered_ok && m->receivers == 5 && m->delivered == 5 && st.deliveries == 5,
+	      "R+IR from 0 to 31 on Q_5 is delivered at every node of the e-cube path 1,3,7,15,31");
+	check(st.last_delivery - st.first_send == 3 + 5 + 9 - 1,
+	      "R+IR: the destination receives its tail at t_s + k + L - 1, IR adds no delay");
+	sim_destroy(s);
+
+	s = make("mesh:4x4", 2, 3, true);
+	x.req[0] = (struct send_req){ .dest = 15, .ir = true, .len = 4, .channel = -1 };
+	run(s, &x, &st);
+	m = sim_message(s, 0);
+	check(st.delivered_ok && m->receivers == 6 && m->delivered == 6,
+	      "R+IR from 0 to 15 on a 4x4 mesh reaches the 6 nodes of its XY path");
+	sim_destroy(s);
+}
+
+static void test_throughput(void)
+{
+	/* Depth 2 is enough for one flit per cycle (docs section 7). */
+	for (int depth = 2; depth <= 3; depth++) {
+		struct sim *s = make("mesh:1x8", 1, depth, true);
+		struct sends x = { .n = 1, .src = { 0 } };
+		struct sim_stats st;
+
+		x.req[0] = (struct send_req){ .dest = 7, .len = 1000, .channel = -1 };
+		run(s, &x, &st);
+		check(st.last_delivery - st.first_send == 1 + 7 + 999,
+		      "a 1000-flit message streams at one flit per cycle with buffer depth %d", depth);
+		sim_destroy(s);
+	}
+}
+
+static void test_one_port_serialises(void)
+{
+	struct sim *s = make("hypercube:3", 5, 4, false);
+	struct sends x = { .n = 3, .src = { 0, 0, 0 } };
+	struct sim_stats st;
+
+	for (int k = 0; k < 3; k++)
+		x.req[k] = (struct send_req){ .dest = 1 << k, .len = 6, .channel = -1 };
+	run(s, &x, &st);
+	/* Three sends on one channel: each t_s + L, the last tail one hop later. */
+	check(st.delivered_ok && st.last_delivery - st.first_send == 3 * (5 + 6) - 2,
+	      "one-port NI serialises three sends: last tail at 3(t_s + L) - 2 = %llu",
+	      (unsigned long long)(st.last_delivery - st.first_send));
+	sim_destroy(s);
+
+	s = make("hypercube:3", 5, 4, true);
+	run(s, &x, &st);
+	check(st.delivered_ok && st.last_delivery - st.first_send == 5 + 1 + 6 - 1,
+	      "all-port NI sends the same three messages in parallel: t_s + 1 + L - 1");
+	sim_destroy(s);
+}
+
+static void test_back_pressure(void)
+{
+	struct sim_config cfg;
+	char err[128];
+	struct sim *s;
+	struct sends x = { .n = 1, .src = { 5 } };
+	struct sim_stats st;
+	struct driver d = { .ctx = &x, .start = sends_start, .event = no_event };
+
+	sim_config_defaults(&cfg);
+	topology_parse("hypercube:6", &cfg.topo, err, sizeof(err));
+	cfg.sink_stall = 0.7;
+	cfg.seed = 42;
+	s = sim_create(&cfg, err, sizeof(err));
+	x.req[0] = (struct send_req){ .type = HDR_B, .len = 64, .channel = -1 };
+	sim_run(s, &d);
+	sim_get_stats(s, &st);
+	check(st.delivered_ok && st.deliveries == 63 && st.last_delivery - st.first_send > 10 + 6 + 63,
+	      "a broadcast under 70%% random sink stalls is delivered intact, later than unstalled (%llu cycles)",
+	      (unsigned long long)(st.last_delivery - st.first_send));
+	sim_destroy(s);
+}
+
+static void test_deadlock_watchdog(void)
+{
+	/* Two concurrent broadcasts on Q_2 (roots 0 and 2) wait for each other's links. */
+	struct sim *s = make("hypercube:2", 1, 2, true);
+	struct sends x = { .n = 2, .src = { 0, 2 } };
+	struct sim_stats st;
+	enum sim_status r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	x.req[0] = (struct send_req){ .type = HDR_B, .len = 40, .channel = -1 };
+	x.req[1] = x.req[0];
+	r = run(s, &x, &st);
+	f = open_memstream(&buf, &len);
+	sim_write_report(s, f);
+	fclose(f);
+	check(r == SIM_DEADLOCK && !st.delivered_ok,
+	      "two concurrent broadcasts on Q_2 deadlock and the watchdog stops the run");
+	check(buf && strstr(buf, "B from 0 root 0") && strstr(buf, "B from 2 root 2") &&
+	      strstr(buf, "waits for") && strstr(buf, "holds"),
+	      "the deadlock report names both blocked messages and the outputs they hold and wait for");
+	free(buf);
+	sim_destroy(s);
+}
+
+static void test_bad_sends(void)
+{
+	struct sim *s = make("hypercube:3", 1, 2, true);
+	struct send_req r = { .dest = 0, .len = 3, .channel = -1 };
+
+	check(sim_send(s, 0, &r) < 0 && strstr(sim_error(s), "itself"), "a send to oneself is refused");
+	r.dest = 8;
+	check(sim_send(s, 0, &r) < 0 && strstr(sim_error(s), "no such node"), "a send to a missing node is refused");
+	r = (struct send_req){ .type = HDR_B, .ir = true, .len = 3, .channel = -1 };
+	check(sim_send(s, 0, &r) < 0, "a B message with IR is refused");
+	sim_destroy(s);
+}
+
+int main(void)
+{
+	test_replication_tree();
+	test_pbcast_exact();
+	test_unicast_exact();
+	test_ir();
+	test_throughput();
+	test_one_port_serialises();
+	test_back_pressure();
+	test_deadlock_watchdog();
+	test_bad_sends();
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}
