@@ -49,6 +49,16 @@ struct algorithm {
 	double (*predict)(const struct algo_params *p, char *formula, size_t len);
 	/* True where the formula is exact under this microarchitecture. */
 	bool exact;
+	/*
+	 * Optional (NULL if not provided): the cycles that this driver's own schedule
+	 * takes under the contention-free latency model of docs/microarchitecture.md
+	 * section 9 (a send at c over k hops: tail at c + t_s + k + L - 1; a channel is
+	 * free again t_s + L - 1 cycles after its send started), evaluated without
+	 * simulating the network.  Measured cycles equal it iff no message ever waited
+	 * in the network; where they differ the difference is contention (mstnaive).
+	 * Writes a short explanation into text.
+	 */
+	double (*schedule)(const struct algo_params *p, char *text, size_t len);
 };
 
 /* All algorithms, NULL-terminated. */
@@ -57,7 +67,11 @@ const struct algorithm *algo_find(const char *name);
 
 /*
  * Run one algorithm on a fresh simulation with the given engine (NULL: the C model).
- * Returns the run's status; fills stats, predicted cycles, formula and data check.
+ * The run uses a copy of p->cfg with all_port = a->all_port (an engine passed in
+ * must have been built for that port mode).  Returns the run's status (SIM_DONE = 0)
+ * or -1 if the run could not be set up (unsupported case, bad configuration, out of
+ * memory; the reason is in out->error); fills stats, predicted cycles, formula and
+ * data check.
  */
 struct algo_run {
 	enum sim_status status;
@@ -67,6 +81,8 @@ struct algo_run {
 	char formula[256];
 	bool data_ok;
 	char error[512];
+	double scheduled;		/* a->schedule's value, or -1 without one */
+	char schedule_text[256];
 };
 int algo_run(const struct algorithm *a, const struct algo_params *p, struct engine *engine,
 	     struct algo_run *out);

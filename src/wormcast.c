@@ -42,7 +42,7 @@ struct options {
 	bool json, one_port, root_given;
 };
 
-static void usage_error(const char *fmt, ...)
+static _Noreturn void usage_error(const char *fmt, ...)
 {
 	va_list ap;
 

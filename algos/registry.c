@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * registry.c - the list of algorithms (docs/algorithms.md describes each one).
+ */
+#include <string.h>
+
+#include "algos.h"
+
+extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_irham,
+	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast;
+
+const struct algorithm *const algorithms[] = {
+	&algo_pbcast,
+	&algo_sbt,
+	&algo_reduce,
+	&algo_hk,
+	&algo_irham,
+	&algo_irhamsf,
+	&algo_direx,
+	&algo_rdmesh,
+	&algo_mstnaive,
+	&algo_mstcf,
+	&algo_rsbcast,
+	NULL,
+};
+
+const struct algorithm *algo_find(const char *name)
+{
+	for (int k = 0; algorithms[k]; k++)
+		if (strcmp(algorithms[k]->name, name) == 0)
+			return algorithms[k];
+	return NULL;
+}

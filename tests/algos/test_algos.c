@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_algos.c - every collective algorithm on the C model: delivery, data, and the
+ * measured cycles against the exact predictions (docs/algorithms.md).
+ *
+ * Each run is checked against
+ *   - the run itself: SIM_DONE, every delivery made (checker), the driver's data check;
+ *   - the algorithm's prediction where it claims to be exact;
+ *   - a closed form computed here, independently of algos/, where one exists;
+ *   - the algorithm's contention-free schedule evaluation, and zero link conflict
+ *     cycles, for every conflict-free algorithm;
+ *   - the number of messages it sent.
+ * One line per check; the last line is "N passed, M failed"; exit 0 iff none failed.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "algos.h"
+
+static int passed, failed;
+static bool verbose = true;
+
+static void check(bool ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (ok)
+		passed++;
+	else
+		failed++;
+	if (!ok || verbose) {
+		printf("%s ", ok ? "ok  " : "FAIL");
+		va_start(ap, fmt);
+		vprintf(fmt, ap);
+		va_end(ap);
+		putchar('\n');
+	}
+}
+
+/* ---- independent closed forms ---- */
+
+static int ilog2(int x)
+{
+	int k = 0;
+
+	while ((1 << (k + 1)) <= x)
+		k++;
+	return k;
+}
+
+static bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
+
+/* Seed 002's recursion for Ho & Kao, tabulated by hand from the seed: d = 1..12. */
+static const int hk_alpha[] = { 0, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5 };
+static const int hk_beta[] = { 0, 1, 2, 4, 5, 9, 11, 12, 17, 20, 22, 28, 32 };
+
+/* The exact cycles an algorithm must take, or -1 where no closed form applies. */
+static long long closed_form(const char *name, const struct sim_config *cfg, int root, int L)
+{
+	const struct topology *t = &cfg->topo;
+	long long ts = cfg->startup, d = t->dim, p = t->nodes;
+
+	if (!strcmp(name, "pbcast")) {
+		int D = 0;
+
+		for (int v = 0; v < t->nodes; v++) {
+			int k = topology_distance(t, root, v);
+
+			D = k > D ? k : D;
+		}
+		return ts + D + L - 1;
+	}
+	if (t->kind == TOPO_HYPERCUBE) {
+		if (!strcmp(name, "sbt") || !strcmp(name, "reduce"))
+			return (ts + L) * d;
+		if (!strcmp(name, "hk"))
+			return hk_alpha[d] * ts + hk_beta[d] + hk_alpha[d] * (L - 1);
+		if (!strcmp(name, "irham"))
+			return (p / 2) * ts + (p - 1) + (L - 1);
+		if (!strcmp(name, "irhamsf"))
+			return (p / 2) * (ts + L - 1) + (p - 1);
+		if (!strcmp(name, "direx")) {
+			long long T = 0;
+
+			for (int j = 1; j < p; j++)
+				T += ts + __builtin_popcount((unsigned)j) + L - 1;
+			return T;
+		}
+		return -1;
+	}
+	if ((!strcmp(name, "mstcf") || !strcmp(name, "rdmesh")) && pow2(t->rows) && pow2(t->cols))
+		return ilog2((int)p) * (ts + L - 1) + (t->rows - 1) + (t->cols - 1);
+	/* RSbcast on a 1 x 2^k line from its left end: 0 -> p-1, then distances p/4, ..., 1
+	 * from p-1, and the root's own (p/2 - 1, ...) chain is shorter. */
+	if (!strcmp(name, "rsbcast") && t->rows == 1 && pow2(t->cols) && t->cols >= 4 && root == 0)
+		return ilog2((int)p) * (ts + L - 1) + 3 * p / 2 - 2;
+	return -1;
+}
+
+static long long expected_messages(const char *name, const struct topology *t)
+{
+	if (!strcmp(name, "pbcast"))
+		return 1;
+	if (!strcmp(name, "direx"))
+		return (long long)t->nodes * (t->nodes - 1);
+	if (!strcmp(name, "irham") || !strcmp(name, "irhamsf"))
+		return t->nodes / 2;
+	return t->nodes - 1;
+}
+
+/* ---- runs ---- */
+
+struct opts {
+	int depth;		/* 0: default */
+	double stall;
+	int width;		/* 0: default */
+};
+
+static int do_run(const struct algorithm *a, const char *topo, int ts, int L, int root,
+		  const struct opts *o, struct sim_config *cfg, struct algo_run *r)
+{
+	char err[256];
+	struct algo_params p;
+
+	sim_config_defaults(cfg);
+	if (topology_parse(topo, &cfg->topo, err, sizeof(err))) {
+		check(false, "topology %s: %s", topo, err);
+		return -1;
+	}
+	cfg->startup = ts;
+	cfg->all_port = a->all_port;
+	if (o && o->depth)
+		cfg->buffer_depth = o->depth;
+	if (o && o->width)
+		cfg->payload_width = o->width;
+	if (o && o->stall > 0) {
+		cfg->sink_stall = o->stall;
+		cfg->seed = 12345;
+	}
+	p = (struct algo_params){ .cfg = cfg, .root = root, .flits = L };
+	return algo_run(a, &p, NULL, r);
+}
+
+/* A full check of one exact run. */
+static void exact_run(const char *name, const char *topo, int ts, int L, int root,
+		      const struct opts *o)
+{
+	const struct algorithm *a = algo_find(name);
+	struct sim_config cfg;
+	struct algo_run r;
+	long long cf, msgs;
+	bool conflict_free = strcmp(name, "mstnaive") != 0, ok;
+	char what[160];
+	int rc;
+
+	snprintf(what, sizeof(what), "%s %s root %d L %d t_s %d%s", name, topo, root, L, ts,
+		 o && o->depth ? " depth" : "");
+	if (o && o->depth)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", o->depth);
+	if (!a) {
+		check(false, "%s: no such algorithm", what);
+		return;
+	}
+	rc = do_run(a, topo, ts, L, root, o, &cfg, &r);
+	if (rc < 0) {
+		check(false, "%s: not run: %s", what, r.error);
+		return;
+	}
+	cf = closed_form(name, &cfg, root, L);
+	msgs = expected_messages(name, &cfg.topo);
+	ok = r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok;
+	ok = ok && (!a->exact || (double)r.cycles == r.predicted);
+	ok = ok && (cf < 0 || (long long)r.cycles == cf);
+	ok = ok && (!conflict_free || !a->schedule || (double)r.cycles == r.scheduled);
+	ok = ok && (!conflict_free || r.stats.conflict_cycles == 0);
+	ok = ok && (long long)r.stats.messages == msgs;
+	check(ok, "%s: cycles %llu, predicted %.0f%s, closed form %lld, schedule %.0f, "
+	      "conflicts %llu, messages %llu/%lld%s%s", what, (unsigned long long)r.cycles,
+	      r.predicted, a->exact ? " (exact)" : "", cf, r.scheduled,
+	      (unsigned long long)r.stats.conflict_cycles, (unsigned long long)r.stats.messages,
+	      msgs, r.error[0] ? ": " : "", r.error);
+}
+
+static const char *hc(int d)
+{
+	static char buf[8][32];
+	static int k;
+
+	k = (k + 1) % 8;
+	snprintf(buf[k], sizeof(buf[k]), "hypercube:%d", d);
+	return buf[k];
+}
+
+static void test_registry(void)
+{
+	static const char *names[] = { "pbcast", "sbt", "reduce", "hk", "irham", "irhamsf", "direx",
+				       "rdmesh", "mstnaive", "mstcf", "rsbcast" };
+	int n = 0;
+
+	for (int k = 0; algorithms[k]; k++) {
+		const struct algorithm *a = algorithms[k];
+
+		n++;
+		check(a->name && a->source && a->description && a->create && a->destroy &&
+		      a->start && a->event && a->check && a->predict && a->topologies,
+		      "registry: %s is complete", a->name);
+		check(algo_find(a->name) == a, "registry: algo_find(%s)", a->name);
+	}
+	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
+		check(algo_find(names[k]) != NULL, "registry: %s is registered", names[k]);
+	check(n >= 11, "registry: %d algorithms", n);
+	check(algo_find("nosuch") == NULL, "registry: unknown name gives NULL");
+}
+
+static void test_supports(void)
+{
+	static const struct {
+		const char *name, *topo;
+		double stall;
+	} bad[] = {
+		{ "mstnaive", "mesh:5x3", 0 }, { "mstcf", "mesh:4x6", 0 }, { "sbt", "mesh:4x4", 0 },
+		{ "reduce", "mesh:2x4", 0 }, { "hk", "mesh:4x4", 0 }, { "direx", "mesh:4x4", 0 },
+		{ "irham", "hypercube:3", 0.2 }, { "rdmesh", "hypercube:3", 0 },
+		{ "rsbcast", "hypercube:3", 0 }, { "mstcf", "hypercube:4", 0 },
+	};
+
+	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+		struct sim_config cfg;
+		struct algo_run r;
+		struct opts o = { .stall = bad[k].stall };
+		int rc = do_run(algo_find(bad[k].name), bad[k].topo, 5, 4, 0, &o, &cfg, &r);
+
+		check(rc == -1 && r.error[0] && !strchr(r.error, '\n'),
+		      "supports: %s on %s%s rejected: %s", bad[k].name, bad[k].topo,
+		      bad[k].stall > 0 ? " with sink stalls" : "", r.error);
+	}
+	{
+		struct sim_config cfg;
+		struct algo_run r;
+		int rc = do_run(algo_find("pbcast"), "hypercube:3", 5, 4, 8, NULL, &cfg, &r);
+
+		check(rc == -1 && r.error[0], "algo_run: root 8 outside Q_3 rejected: %s", r.error);
+	}
+}
+
+/* algo_run with an engine passed in, and with one built for the wrong port mode. */
+static void test_engine(void)
+{
+	const struct algorithm *a = algo_find("hk");
+	struct sim_config cfg;
+	struct router_params rp;
+	struct engine e;
+	struct algo_run r;
+	struct algo_params p;
+	char err[128];
+	int rc;
+
+	sim_config_defaults(&cfg);
+	topology_init_hypercube(&cfg.topo, 5, err, sizeof(err));
+	cfg.startup = 3;
+	cfg.all_port = true;
+	rp = (struct router_params){ &cfg.topo, true, cfg.buffer_depth, cfg.payload_width };
+	p = (struct algo_params){ &cfg, 9, 9 };
+	if (model_engine_create(&e, &rp)) {
+		check(false, "engine: model_engine_create");
+		return;
+	}
+	rc = algo_run(a, &p, &e, &r);
+	check(rc == SIM_DONE && r.data_ok && (double)r.cycles == r.predicted,
+	      "engine: hk on Q_5 through an explicit model engine: %llu cycles, predicted %.0f",
+	      (unsigned long long)r.cycles, r.predicted);
+	model_engine_destroy(&e);
+
+	rp.all_port = false;
+	cfg.all_port = false;
+	if (model_engine_create(&e, &rp)) {
+		check(false, "engine: model_engine_create");
+		return;
+	}
+	rc = algo_run(a, &p, &e, &r);
+	check(rc == -1 && r.error[0], "engine: all-port hk refused on a one-port engine: %s",
+	      r.error);
+	model_engine_destroy(&e);
+}
+
+/* Back-pressure: random sink stalls change the timing, never the data. */
+static void test_stalls(void)
+{
+	static const struct {
+		const char *name, *topo;
+	} runs[] = {
+		{ "pbcast", "hypercube:5" }, { "pbcast", "mesh:5x3" }, { "sbt", "hypercube:5" },
+		{ "reduce", "hypercube:5" }, { "hk", "hypercube:6" }, { "irhamsf", "hypercube:4" },
+		{ "direx", "hypercube:4" }, { "rdmesh", "mesh:5x3" }, { "mstnaive", "mesh:4x4" },
+		{ "mstcf", "mesh:4x4" }, { "rsbcast", "mesh:5x3" },
+	};
+
+	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
+		const struct algorithm *a = algo_find(runs[k].name);
+		struct opts o = { .stall = 0.3, .depth = 2 };
+		struct sim_config cfg;
+		struct algo_run r;
+
+		do_run(a, runs[k].topo, 3, 17, 1, &o, &cfg, &r);
+		check(r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok &&
+		      (!a->exact || (double)r.cycles >= r.predicted),
+		      "stalls: %s on %s, sink stall 0.3, depth 2: data ok, %llu cycles >= %.0f%s%s",
+		      runs[k].name, runs[k].topo, (unsigned long long)r.cycles, r.predicted,
+		      r.error[0] ? ": " : "", r.error);
+	}
+}
+
+/* Seed 000's conflicts: the naive MST must contend, the conflict-free ones must not. */
+static void test_conflicts(void)
+{
+	static const char *meshes[] = { "mesh:4x4", "mesh:8x8", "mesh:1x8", "mesh:2x4" };
+
+	for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
+		for (int root = 0; root < 8; root += 5) {
+			struct sim_config cfg;
+			struct algo_run naive, cf, rs;
+
+			do_run(algo_find("mstnaive"), meshes[m], 5, 17, root, NULL, &cfg, &naive);
+			do_run(algo_find("mstcf"), meshes[m], 5, 17, root, NULL, &cfg, &cf);
+			do_run(algo_find("rsbcast"), meshes[m], 5, 17, root, NULL, &cfg, &rs);
+			check(naive.data_ok && naive.stats.conflict_cycles > 0 &&
+			      (double)naive.cycles > naive.scheduled && naive.cycles > cf.cycles,
+			      "conflicts: mstnaive on %s root %d: %llu conflict cycles, %llu cycles > "
+			      "contention-free %.0f and > mstcf %llu (seed formula %.0f)", meshes[m], root,
+			      (unsigned long long)naive.stats.conflict_cycles,
+			      (unsigned long long)naive.cycles, naive.scheduled,
+			      (unsigned long long)cf.cycles, naive.predicted);
+			check(cf.data_ok && cf.stats.conflict_cycles == 0 && rs.data_ok &&
+			      rs.stats.conflict_cycles == 0,
+			      "conflicts: mstcf and rsbcast on %s root %d: none (%llu, %llu)", meshes[m],
+			      root, (unsigned long long)cf.stats.conflict_cycles,
+			      (unsigned long long)rs.stats.conflict_cycles);
+		}
+	}
+}
+
+int main(int argc, char **argv)
+{
+	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
+	static const char *meshes[] = { "mesh:4x4", "mesh:5x3", "mesh:8x8", "mesh:1x8", "mesh:2x4",
+					"mesh:8x1", "mesh:3x7", "mesh:1x16" };
+	static const char *hyper_algos[] = { "pbcast", "sbt", "reduce", "hk", "irham", "irhamsf" };
+	static const char *mesh_algos[] = { "pbcast", "rdmesh", "mstnaive", "mstcf", "rsbcast" };
+
+	if (argc > 1 && !strcmp(argv[1], "-q"))
+		verbose = false;
+
+	test_registry();
+	test_supports();
+	test_engine();
+
+	/* pbcast exact for d = 1..12, L in {1, 2, 17, 256}. */
+	for (int d = 1; d <= 12; d++) {
+		static const int pl[] = { 1, 2, 17, 256 };
+		int n = 1 << d, roots[] = { 0, n - 1, (n / 3) | 1 };
+
+		for (int l = 0; l < 4; l++)
+			for (int t = 0; t < 3; t++)
+				for (int k = 0; k < 3; k++)
+					exact_run("pbcast", hc(d), tss[t], pl[l], roots[k], NULL);
+	}
+
+	/* Hypercube algorithms, d = 1..8 (irham up to 8, hk also 9..12 below). */
+	for (size_t a = 0; a < sizeof(hyper_algos) / sizeof(hyper_algos[0]); a++)
+		for (int d = 1; d <= 8; d++) {
+			int n = 1 << d, roots[] = { 0, n - 1, (5 * n / 7) % n };
+
+			for (int l = 0; l < 4; l++)
+				for (int t = 0; t < 3; t++)
+					for (int k = 0; k < 3; k++)
+						exact_run(hyper_algos[a], hc(d), tss[t], Ls[l], roots[k], NULL);
+		}
+	for (int d = 9; d <= 12; d++)
+		exact_run("hk", hc(d), 5, 17, (1 << d) / 3, NULL);
+	for (int d = 9; d <= 10; d++)
+		exact_run("sbt", hc(d), 5, 17, 3, NULL);
+
+	/* direx: p(p-1) messages, so smaller cubes, and one Q_7. */
+	for (int d = 1; d <= 6; d++)
+		for (int l = 0; l < 4; l++)
+			for (int t = 0; t < 3; t++)
+				if ((l + t + d) % 2 == 0 || d <= 3)
+					exact_run("direx", hc(d), tss[t], Ls[l], 0, NULL);
+	exact_run("direx", hc(7), 5, 17, 0, NULL);
+
+	/* Meshes. */
+	for (size_t a = 0; a < sizeof(mesh_algos) / sizeof(mesh_algos[0]); a++) {
+		if (!strcmp(mesh_algos[a], "mstnaive"))
+			continue;	/* not exact: see test_conflicts */
+		for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
+			const struct algorithm *al = algo_find(mesh_algos[a]);
+			struct sim_config cfg;
+			struct algo_params p;
+			char err[256];
+
+			sim_config_defaults(&cfg);
+			topology_parse(meshes[m], &cfg.topo, err, sizeof(err));
+			p = (struct algo_params){ &cfg, 0, 4 };
+			if (al->supports && al->supports(&p, err, sizeof(err)))
+				continue;
+			for (int l = 0; l < 4; l++)
+				for (int t = 0; t < 3; t++)
+					for (int k = 0; k < 4; k++) {
+						int n = cfg.topo.nodes, roots[] = { 0, n - 1, n / 2, (n * 2) / 3 };
+
+						exact_run(mesh_algos[a], meshes[m], tss[t], Ls[l], roots[k], NULL);
+					}
+			/* Every root once. */
+			for (int root = 0; root < cfg.topo.nodes && cfg.topo.nodes <= 21; root++)
+				exact_run(mesh_algos[a], meshes[m], 2, 3, root, NULL);
+		}
+	}
+
+	/* The smallest buffers and the widest payload still give the exact times. */
+	{
+		struct opts o2 = { .depth = 2 }, w62 = { .width = 62 };
+
+		exact_run("pbcast", hc(6), 1, 64, 5, &o2);
+		exact_run("pbcast", "mesh:5x3", 1, 64, 7, &o2);
+		exact_run("hk", hc(7), 1, 64, 5, &o2);
+		exact_run("irham", hc(5), 1, 64, 5, &o2);
+		exact_run("direx", hc(4), 1, 64, 0, &o2);
+		exact_run("rsbcast", "mesh:3x7", 1, 64, 10, &o2);
+		exact_run("reduce", hc(6), 3, 40, 17, &w62);
+		exact_run("sbt", hc(6), 3, 40, 17, &w62);
+	}
+
+	test_conflicts();
+	test_stalls();
+
+	printf("%d passed, %d failed\n", passed, failed);
+	return failed ? 1 : 0;
+}

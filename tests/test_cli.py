@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""The wormcast command line: JSON contract, exact pbcast cycles, and one-line errors
+with exit code 2 for every class of bad input."""
+import json
+import subprocess
+import sys
+
+WC = sys.argv[1]
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    print(("PASS: " if ok else "FAIL: ") + what)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+
+
+def run(*args):
+    return subprocess.run([WC, *args], capture_output=True, text=True, timeout=120)
+
+
+# The issue's acceptance run.
+r = run("run", "--topology", "hypercube:10", "--algorithm", "pbcast", "--flits", "256", "--json")
+try:
+    j = json.loads(r.stdout)
+except ValueError:
+    j = {}
+check(r.returncode == 0 and j.get("delivered_ok") is True, "pbcast on Q_10, 256 flits: delivered_ok")
+check(j.get("cycles") == j.get("predicted_cycles") == 10 + 10 + 256 - 1,
+      "pbcast on Q_10: cycles == predicted_cycles == t_s + d + L - 1 (%s)" % j.get("cycles"))
+for key in ("topology", "algorithm", "flits", "root", "startup", "per_hop_latency", "cycles",
+            "predicted_cycles", "formula", "delivered_ok", "link_conflict_cycles"):
+    check(key in j, "run --json has '%s'" % key)
+check(r.stdout.count("\n") == 1, "run --json prints exactly one line (one JSON object)")
+
+r = run("run", "--topology", "mesh:5x3", "--algorithm", "pbcast", "--flits", "9", "--root", "7",
+        "--startup", "4", "--buffer-depth", "3", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("root") == 7 and j.get("startup") == 4 and j.get("buffer_depth") == 3,
+      "run --json echoes root, startup, buffer depth")
+
+r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8")
+check(r.returncode == 0 and "measured cycles" in r.stdout and "predicted cycles" in r.stdout,
+      "run without --json prints a readable table")
+
+r = run("list", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+algos = {a["name"]: a for a in j.get("algorithms", [])}
+check(all(k in algos for k in ("pbcast", "sbt", "hk", "irham", "direx")),
+      "list --json names pbcast, sbt, hk, irham, direx")
+check(all({"name", "topologies", "source", "description"} <= set(a) for a in algos.values()),
+      "every listed algorithm has name, topologies, source, description")
+check(set(j.get("topologies", [])) >= {"hypercube", "mesh"}, "list --json names the topologies")
+
+bad = [
+    (["run", "--topology", "hypercube:4", "--algorithm", "nosuch", "--flits", "4"], "unknown algorithm"),
+    (["run", "--topology", "hypercube:0", "--algorithm", "pbcast", "--flits", "4"], "hypercube:0"),
+    (["run", "--topology", "hypercube:13", "--algorithm", "pbcast", "--flits", "4"], "hypercube:13"),
+    (["run", "--topology", "mesh:0x3", "--algorithm", "pbcast", "--flits", "4"], "mesh:0x3"),
+    (["run", "--topology", "mesh:65x2", "--algorithm", "pbcast", "--flits", "4"], "mesh:65x2"),
+    (["run", "--topology", "torus:4", "--algorithm", "pbcast", "--flits", "4"], "unknown topology"),
+    (["run", "--topology", "hypercube:x", "--algorithm", "pbcast", "--flits", "4"], "non-numeric dimension"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "0"], "flits 0"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "abc"], "flits abc"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--root", "16"], "root outside"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--root", "-1"], "negative root"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "direx", "--flits", "4"], "algorithm on a topology it does not support"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--startup", "0"], "startup 0"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--buffer-depth", "1"], "buffer depth 1"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--bogus"], "unknown flag"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast"], "missing --flits"),
+    (["run", "--algorithm", "pbcast", "--flits", "4"], "missing --topology"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--engine", "spice"], "unknown engine"),
+    (["frobnicate"], "unknown command"),
+    ([], "no command"),
+]
+for args, what in bad:
+    r = run(*args)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and lines[0].startswith("wormcast: ") and r.stdout == "",
+          "bad input (%s): exit 2 and one line on stderr: %s" % (what, lines[0] if lines else "(none)"))
+
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
