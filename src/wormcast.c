@@ -5,6 +5,7 @@
  *   wormcast run --topology hypercube:D|mesh:RxC --algorithm NAME --flits L
  *                [--root S] [--startup T] [--buffer-depth B] [--payload-width W]
  *                [--watchdog N] [--engine model|rtl|cosim] [--vcd F] [--fst F] [--json]
+ *                [--rtl-top] [--inject-bug N] [--mismatch-vcd F]   (RTL engines)
  *   wormcast sweep --topology T --algorithms a,b,... --flits L1,L2,... [...] [--json]
  *   wormcast traffic --topology T --rate R --flits L [--cycles N] [--seed S]
  *                [--ir-fraction F] [--b-fraction F] [--one-port] [--json]
@@ -34,12 +35,12 @@ struct options {
 	const char *algorithm;
 	const char *flits;
 	const char *engine;
-	const char *vcd, *fst;
-	long root;
+	const char *vcd, *fst, *mismatch_vcd;
+	long root, inject_bug;
 	long startup, buffer_depth, payload_width, watchdog;
 	long long cycles, seed;
 	double rate, ir_fraction, b_fraction, sink_stall;
-	bool json, one_port, root_given;
+	bool json, one_port, root_given, rtl_top;
 };
 
 static _Noreturn void usage_error(const char *fmt, ...)
@@ -82,7 +83,7 @@ enum {
 	OPT_TOPOLOGY = 't', OPT_ALGORITHM = 'a', OPT_FLITS = 'L', OPT_ROOT = 'r',
 	OPT_STARTUP = 1000, OPT_DEPTH, OPT_WIDTH, OPT_WATCHDOG, OPT_JSON, OPT_ENGINE, OPT_VCD,
 	OPT_FST, OPT_RATE, OPT_CYCLES, OPT_SEED, OPT_IR, OPT_B, OPT_ONE_PORT, OPT_STALL,
-	OPT_ALGORITHMS,
+	OPT_ALGORITHMS, OPT_RTL_TOP, OPT_BUG, OPT_MISMATCH_VCD,
 };
 
 static const struct option long_options[] = {
@@ -106,6 +107,9 @@ static const struct option long_options[] = {
 	{ "sink-stall", required_argument, NULL, OPT_STALL },
 	{ "one-port", no_argument, NULL, OPT_ONE_PORT },
 	{ "json", no_argument, NULL, OPT_JSON },
+	{ "rtl-top", no_argument, NULL, OPT_RTL_TOP },
+	{ "inject-bug", required_argument, NULL, OPT_BUG },
+	{ "mismatch-vcd", required_argument, NULL, OPT_MISMATCH_VCD },
 	{ NULL, 0, NULL, 0 },
 };
 
@@ -145,6 +149,9 @@ static void parse_options(int argc, char **argv, struct options *o)
 		case OPT_STALL: o->sink_stall = parse_double("sink-stall", optarg, 0, 0.99); break;
 		case OPT_ONE_PORT: o->one_port = true; break;
 		case OPT_JSON: o->json = true; break;
+		case OPT_RTL_TOP: o->rtl_top = true; break;
+		case OPT_BUG: o->inject_bug = parse_long("inject-bug", optarg, 1, 99); break;
+		case OPT_MISMATCH_VCD: o->mismatch_vcd = optarg; break;
 		case ':': usage_error("option %s needs a value", argv[optind - 1]);
 		default: usage_error("unknown option '%s'", argv[optind - 1]);
 		}
@@ -173,6 +180,18 @@ static void build_config(const struct options *o, struct sim_config *cfg)
 		usage_error("--root %ld is outside the network (nodes 0..%d)", o->root,
 			    cfg->topo.nodes - 1);
 	if (sim_config_check(cfg, err, sizeof(err)))
+		usage_error("%s", err);
+}
+
+static void engine_options_from(const struct options *o, struct engine_options *e)
+{
+	char err[256];
+
+	*e = (struct engine_options){
+		.name = o->engine, .vcd = o->vcd, .fst = o->fst, .network_top = o->rtl_top,
+		.inject_bug = (int)o->inject_bug, .mismatch_vcd = o->mismatch_vcd,
+	};
+	if (engine_options_check(e, err, sizeof(err)))
 		usage_error("%s", err);
 }
 
@@ -206,8 +225,7 @@ static void setup_algorithm(const struct options *o, const struct algorithm *a, 
 	r->params.flits = flits;
 	if (a->supports && a->supports(&r->params, err, sizeof(err)))
 		usage_error("%s", err);
-	if (engine_options_parse(o->engine, o->vcd, o->fst, &r->eopt, err, sizeof(err)))
-		usage_error("%s", err);
+	engine_options_from(o, &r->eopt);
 }
 
 static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
@@ -236,7 +254,11 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 	cJSON_AddNumberToObject(j, "ratio", res->predicted > 0 ? (double)res->cycles / res->predicted : 0);
 	cJSON_AddBoolToObject(j, "delivered_ok", res->stats.delivered_ok && res->status == SIM_DONE);
 	cJSON_AddBoolToObject(j, "data_ok", res->data_ok);
-	cJSON_AddNumberToObject(j, "link_conflict_cycles", (double)res->stats.conflict_cycles);
+	/* The RTL alone does not expose its arbiters: conflicts come from the model. */
+	if (strcmp(r->eopt.name, "rtl"))
+		cJSON_AddNumberToObject(j, "link_conflict_cycles", (double)res->stats.conflict_cycles);
+	else
+		cJSON_AddNullToObject(j, "link_conflict_cycles");
 	cJSON_AddNumberToObject(j, "messages", (double)res->stats.messages);
 	cJSON_AddNumberToObject(j, "deliveries", (double)res->stats.deliveries);
 	cJSON_AddNumberToObject(j, "flit_hops", (double)res->stats.link_moves);
@@ -260,17 +282,16 @@ static void print_json(cJSON *j)
 static int one_run(const struct algorithm *a, const struct run_setup *r, struct algo_run *res,
 		   struct engine_report *er)
 {
-	struct engine e;
+	struct engine_box *e;
 	char err[256];
 	int rc;
 
-	if (engine_create(&r->eopt, &r->cfg, &e, err, sizeof(err))) {
-		fprintf(stderr, "wormcast: %s\n", err);
-		exit(EXIT_USAGE);
-	}
-	rc = algo_run(a, &r->params, &e, res);
-	engine_finish(&e, er);
-	engine_destroy(&e);
+	e = engine_create(&r->eopt, &r->cfg, err, sizeof(err));
+	if (!e)
+		usage_error("%s", err);
+	rc = algo_run(a, &r->params, engine_of(e), res);
+	engine_finish(e, er);
+	engine_destroy(e);
 	return rc;
 }
 
@@ -316,7 +337,9 @@ static int cmd_run(int argc, char **argv)
 		engine_report_print(&er, stdout);
 	}
 	if (!ok) {
-		if (res.error[0])
+		if (er.mismatches)
+			fprintf(stderr, "wormcast: cosim mismatch: %s\n", er.detail);
+		else if (res.error[0])
 			fprintf(stderr, "wormcast: %s\n", res.error);
 		return 1;
 	}
@@ -342,6 +365,7 @@ static int cmd_sweep(int argc, char **argv)
 	struct sim_config cfg;
 	char *names[32], *lens[64], alist[1024], llist[1024];
 	int n_names, n_lens, failures = 0;
+	uint64_t compared = 0, signals = 0, mismatches = 0;
 	cJSON *rows = cJSON_CreateArray();
 
 	parse_options(argc, argv, &o);
@@ -362,8 +386,9 @@ static int cmd_sweep(int argc, char **argv)
 
 		printf("latency in cycles on %s, t_s = %ld, h = 1, buffer depth %ld\n",
 		       topology_name(&cfg.topo, name, sizeof(name)), o.startup, o.buffer_depth);
-		printf("%-10s %8s %10s %10s %7s %9s %4s\n", "algorithm", "L", "measured",
-		       "predicted", "ratio", "conflicts", "ok");
+		printf("%-10s %8s %10s %10s %7s %9s %4s %s\n", "algorithm", "L", "measured",
+		       "predicted", "ratio", "conflicts", "ok",
+		       strcmp(o.engine, "cosim") ? "" : "  cosim (cycles, mismatches)");
 	}
 	for (int k = 0; k < n_names; k++) {
 		const struct algorithm *a = find_algorithm(names[k], &cfg.topo);
@@ -382,12 +407,19 @@ static int cmd_sweep(int argc, char **argv)
 			if (o.json) {
 				cJSON_AddItemToArray(rows, run_json(a, &r, &res, &er));
 			} else {
-				printf("%-10s %8d %10llu %10.0f %7.3f %9llu %4s\n", a->name,
+				printf("%-10s %8d %10llu %10.0f %7.3f %9llu %4s", a->name,
 				       r.params.flits, (unsigned long long)res.cycles, res.predicted,
 				       res.predicted > 0 ? (double)res.cycles / res.predicted : 0,
 				       (unsigned long long)res.stats.conflict_cycles, ok ? "yes" : "NO");
-				if (er.cycles_compared)
-					engine_report_print(&er, stdout);
+				if (er.compared)
+					printf("   %8llu %3llu", (unsigned long long)er.cycles_compared,
+					       (unsigned long long)er.mismatches);
+				putchar('\n');
+				if (er.mismatches)
+					printf("    first mismatch: %s\n", er.detail);
+				compared += er.cycles_compared;
+				signals += er.signals_compared;
+				mismatches += er.mismatches;
 			}
 		}
 	}
@@ -398,6 +430,10 @@ static int cmd_sweep(int argc, char **argv)
 		print_json(j);
 	} else {
 		cJSON_Delete(rows);
+		if (!strcmp(o.engine, "cosim"))
+			printf("cosim: %s, %llu cycles and %llu signal values compared, %llu mismatches\n",
+			       mismatches ? "FAIL" : "PASS", (unsigned long long)compared,
+			       (unsigned long long)signals, (unsigned long long)mismatches);
 	}
 	return failures ? 1 : 0;
 }
@@ -418,7 +454,7 @@ static int cmd_traffic(int argc, char **argv)
 	struct traffic *t;
 	struct driver d;
 	struct sim *s;
-	struct engine e;
+	struct engine_box *e;
 	struct engine_options eopt;
 	struct engine_report er;
 	struct sim_stats st;
@@ -452,12 +488,12 @@ static int cmd_traffic(int argc, char **argv)
 	tp.ir_fraction = o.ir_fraction;
 	tp.b_fraction = o.b_fraction;
 	tp.seed = (uint64_t)o.seed;
-	if (engine_options_parse(o.engine, o.vcd, o.fst, &eopt, err, sizeof(err)))
-		usage_error("%s", err);
-	if (engine_create(&eopt, &cfg, &e, err, sizeof(err)))
+	engine_options_from(&o, &eopt);
+	e = engine_create(&eopt, &cfg, err, sizeof(err));
+	if (!e)
 		usage_error("%s", err);
 	t = traffic_create(&tp, &cfg.topo);
-	s = sim_create_with_engine(&cfg, &e, err, sizeof(err));
+	s = sim_create_with_engine(&cfg, engine_of(e), err, sizeof(err));
 	if (!t || !s)
 		usage_error("%s", s ? "out of memory" : err);
 	traffic_driver(t, &d);
@@ -466,7 +502,7 @@ static int cmd_traffic(int argc, char **argv)
 	secs = seconds_now() - t0;
 	sim_get_stats(s, &st);
 	traffic_get_stats(t, s, &ts);
-	engine_finish(&e, &er);
+	engine_finish(e, &er);
 	ok = status == SIM_DONE && st.delivered_ok && er.mismatches == 0;
 	if (o.json) {
 		cJSON *j = cJSON_CreateObject();
@@ -505,12 +541,14 @@ static int cmd_traffic(int argc, char **argv)
 		engine_report_print(&er, stdout);
 	}
 	if (!ok) {
-		fprintf(stderr, "wormcast: %s\n", sim_error(s));
-		sim_write_report(s, stderr);
+		if (er.mismatches)
+			fprintf(stderr, "wormcast: cosim mismatch: %s\n", er.detail);
+		else
+			sim_write_report(s, stderr);
 	}
 	sim_destroy(s);
 	traffic_destroy(t);
-	engine_destroy(&e);
+	engine_destroy(e);
 	return ok ? 0 : 1;
 }
 

@@ -1,0 +1,342 @@
+// SPDX-License-Identifier: MIT
+//
+// rtl_engine.cpp - the "rtl" and "cosim" engines (see rtl_engine.h).  Shaped like
+// Ibex's Spike cosimulation: an engine that steps two implementations of one
+// contract and compares what they expose after every step.
+#include "rtl_engine.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstring>
+#include <deque>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rtl_network.h"
+
+extern "C" {
+#include "network.h"
+#include "vcd.h"
+}
+
+namespace {
+
+// Registers of every router in one cycle, as the comparison sees them.
+struct Snapshot {
+    uint64_t cycle = 0;
+    std::vector<uint8_t> valid;    // node * n_out + port
+    std::vector<uint64_t> flit;    // node * n_out + port
+    std::vector<uint8_t> credit;   // node * n_in + port
+};
+
+class Engine {
+public:
+    Engine(const struct sim_config& cfg, const rtl_engine_options& o, std::unique_ptr<RtlNetwork> rtl)
+        : cfg_(cfg), rtl_(std::move(rtl)), cosim_(o.cosim != 0),
+          mismatch_vcd_(o.mismatch_vcd ? o.mismatch_vcd : "wormcast-mismatch.vcd")
+    {
+        nodes_ = cfg.topo.nodes;
+        ports_ = cfg.topo.ports;
+        channels_ = cfg.all_port ? ports_ : 1;
+        n_out_ = ports_ + channels_;
+        fw_ = cfg.payload_width + 2;
+        if (cosim_) {
+            router_params p = {&cfg_.topo, cfg.all_port, cfg.buffer_depth, cfg.payload_width};
+            model_ = network_create(&p);
+        }
+        last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
+    }
+
+    ~Engine()
+    {
+        // The run may have stopped before the window was full (the checker saw the
+        // RTL's wrong delivery first): the window is still worth having.
+        if (mismatches_ && !window_written_) write_window();
+        rtl_->trace_close();
+        network_destroy(model_);
+    }
+
+    bool ok() const { return !cosim_ || model_; }
+    network* model() const { return model_; }
+    RtlNetwork& rtl() { return *rtl_; }
+
+    void inject(int node, int ch, flit_t f)
+    {
+        if (model_) network_inject(model_, node, ch, f);
+        rtl_->set_inject(node, ch, f);
+    }
+
+    void credit(int node, int ch)
+    {
+        if (model_) network_return_credit(model_, node, ch);
+        rtl_->set_ej_credit(node, ch);
+    }
+
+    int step(uint64_t cycle)
+    {
+        if (model_) network_step(model_, cycle);
+        rtl_->clock();
+        collect_rtl_outputs();
+        if (!cosim_) return 0;
+        compare(cycle + 1);
+        // After the first difference, run a few more cycles into the window, then stop.
+        if (mismatches_ && cycle + 1 >= stop_at_) {
+            write_window();
+            return -1;
+        }
+        return 0;
+    }
+
+    int ejections(const channel_event** l) const
+    {
+        *l = ej_.data();
+        return static_cast<int>(ej_.size());
+    }
+
+    int inj_credits(const channel_event** l) const
+    {
+        *l = inj_credit_.data();
+        return static_cast<int>(inj_credit_.size());
+    }
+
+    int outputs_valid() const { return outputs_valid_; }
+    uint64_t link_moves() const { return link_moves_; }
+    uint64_t conflict_cycles() const { return model_ ? network_conflict_cycles(model_) : 0; }
+
+    void report(struct rtl_engine_report* r) const
+    {
+        r->cycles_compared = cycles_compared_;
+        r->signals_compared = signals_compared_;
+        r->mismatches = mismatches_;
+        snprintf(r->first_mismatch, sizeof(r->first_mismatch), "%s", first_.c_str());
+        snprintf(r->rtl_kind, sizeof(r->rtl_kind), "%s", rtl_->kind());
+    }
+
+private:
+    // The NI-facing outputs and the link activity, read from the RTL.
+    void collect_rtl_outputs()
+    {
+        ej_.clear();
+        inj_credit_.clear();
+        outputs_valid_ = 0;
+        for (int v = 0; v < nodes_; ++v) {
+            for (int p = 0; p < ports_; ++p)
+                if (rtl_->out_valid(v, p)) {
+                    ++outputs_valid_;
+                    ++link_moves_;
+                }
+            for (int c = 0; c < channels_; ++c) {
+                if (rtl_->out_valid(v, ports_ + c)) {
+                    ++outputs_valid_;
+                    ej_.push_back({v, c, rtl_->out_flit(v, ports_ + c)});
+                }
+                if (rtl_->credit_out(v, ports_ + c)) inj_credit_.push_back({v, c, 0});
+            }
+        }
+    }
+
+    std::string port_name(int port, bool input) const
+    {
+        static const char* mesh[] = {"E", "W", "N", "S"};
+        char b[64];
+        if (port < ports_) {
+            if (cfg_.topo.kind == TOPO_MESH)
+                snprintf(b, sizeof(b), "%s (link %s %d)", mesh[port], input ? "input" : "output",
+                         port);
+            else
+                snprintf(b, sizeof(b), "%d (link %s, dimension %d)", port,
+                         input ? "input" : "output", port);
+        } else {
+            snprintf(b, sizeof(b), "%d (%s channel %d)", port, input ? "injection" : "ejection",
+                     port - ports_);
+        }
+        return b;
+    }
+
+    std::string message_of(int node, int port) const
+    {
+        flit_t h = last_head_[static_cast<size_t>(node * n_out_ + port)];
+        if (!h) return "no message seen on this output yet";
+        header x = header_unpack(flit_payload(h), static_cast<unsigned>(cfg_.payload_width));
+        char b[128];
+        snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", x.type == HDR_B ? "B" : (x.ir ? "R+IR" : "R"),
+                 x.source, x.type == HDR_B ? "root" : "to", x.address, x.seq);
+        return b;
+    }
+
+    void note(uint64_t cycle, int node, const std::string& port, const char* signal, uint64_t m,
+              uint64_t r, const std::string& msg)
+    {
+        ++mismatches_;
+        if (!first_.empty()) return;
+        char b[512];
+        snprintf(b, sizeof(b), "cycle %" PRIu64 " node %d port %s %s: model 0x%" PRIx64
+                 ", RTL 0x%" PRIx64 " (%s)", cycle, node, port.c_str(), signal, m, r, msg.c_str());
+        first_ = b;
+        stop_at_ = cycle + 3;
+    }
+
+    void compare(uint64_t cycle)
+    {
+        Snapshot ms, rs;
+        const int n_in = n_out_;
+        ms.cycle = rs.cycle = cycle;
+        ms.valid.resize(static_cast<size_t>(nodes_ * n_out_));
+        ms.flit.resize(ms.valid.size());
+        ms.credit.resize(static_cast<size_t>(nodes_ * n_in));
+        rs.valid = ms.valid;
+        rs.flit = ms.flit;
+        rs.credit = ms.credit;
+        for (int v = 0; v < nodes_; ++v) {
+            for (int p = 0; p < n_out_; ++p) {
+                port_signals s;
+                size_t k = static_cast<size_t>(v * n_out_ + p);
+                network_port_signals(model_, v, p, &s);
+                ms.valid[k] = s.out_valid;
+                ms.flit[k] = s.out_flit;
+                ms.credit[k] = s.credit_out;
+                rs.valid[k] = rtl_->out_valid(v, p);
+                rs.flit[k] = rtl_->out_flit(v, p);
+                rs.credit[k] = rtl_->credit_out(v, p);
+                if (s.out_valid && flit_is_head(s.out_flit)) last_head_[k] = s.out_flit;
+                if (ms.valid[k] != rs.valid[k])
+                    note(cycle, v, port_name(p, false), "out_valid", ms.valid[k], rs.valid[k],
+                         message_of(v, p));
+                if (ms.flit[k] != rs.flit[k])
+                    note(cycle, v, port_name(p, false), "out_flit", ms.flit[k], rs.flit[k],
+                         message_of(v, p));
+                if (ms.credit[k] != rs.credit[k])
+                    note(cycle, v, port_name(p, true), "credit_out", ms.credit[k], rs.credit[k],
+                         "credit register of this input");
+            }
+        }
+        ++cycles_compared_;
+        signals_compared_ += static_cast<uint64_t>(nodes_) * static_cast<uint64_t>(3 * n_out_);
+        history_.push_back(std::make_pair(std::move(ms), std::move(rs)));
+        if (history_.size() > kWindow) history_.pop_front();
+    }
+
+    // The cycles around the first mismatch, model and RTL side by side.
+    void write_window()
+    {
+        window_written_ = true;
+        vcd* w = vcd_open(mismatch_vcd_.c_str());
+        if (!w) return;
+        std::vector<int> ids;
+        const char* sides[] = {"model", "rtl"};
+        vcd_scope(w, "cosim");
+        for (const char* side : sides) {
+            vcd_scope(w, side);
+            for (int v = 0; v < nodes_; ++v) {
+                std::string s = "gen_node[" + std::to_string(v) + "]";
+                vcd_scope(w, s.c_str());
+                for (int p = 0; p < n_out_; ++p) {
+                    std::string pn = std::to_string(p);
+                    ids.push_back(vcd_var(w, ("out_valid_" + pn).c_str(), 1));
+                    ids.push_back(vcd_var(w, ("out_flit_" + pn).c_str(), fw_));
+                    ids.push_back(vcd_var(w, ("credit_out_" + pn).c_str(), 1));
+                }
+                vcd_upscope(w);
+            }
+            vcd_upscope(w);
+        }
+        vcd_upscope(w);
+        vcd_end_definitions(w);
+        for (const auto& snap : history_) {
+            vcd_time(w, snap.first.cycle * 10);
+            size_t id = 0;
+            for (int side = 0; side < 2; ++side) {
+                const Snapshot& s = side ? snap.second : snap.first;
+                for (size_t k = 0; k < s.valid.size(); ++k) {
+                    vcd_value(w, ids[id++], s.valid[k]);
+                    vcd_value(w, ids[id++], s.flit[k]);
+                    vcd_value(w, ids[id++], s.credit[k]);
+                }
+            }
+        }
+        vcd_close(w);
+    }
+
+    static const size_t kWindow = 16;
+    struct sim_config cfg_;
+    std::unique_ptr<RtlNetwork> rtl_;
+    bool cosim_;
+    std::string mismatch_vcd_;
+    network* model_ = nullptr;
+    int nodes_, ports_, channels_, n_out_, fw_;
+    std::vector<channel_event> ej_, inj_credit_;
+    std::vector<flit_t> last_head_;
+    std::deque<std::pair<Snapshot, Snapshot>> history_;
+    int outputs_valid_ = 0;
+    uint64_t link_moves_ = 0, cycles_compared_ = 0, signals_compared_ = 0, mismatches_ = 0;
+    uint64_t stop_at_ = 0;
+    bool window_written_ = false;
+    std::string first_;
+};
+
+Engine* self(void* e) { return static_cast<Engine*>(e); }
+
+void op_inject(void* e, int n, int c, flit_t f) { self(e)->inject(n, c, f); }
+void op_credit(void* e, int n, int c) { self(e)->credit(n, c); }
+int op_step(void* e, uint64_t cycle) { return self(e)->step(cycle); }
+int op_ejections(void* e, const channel_event** l) { return self(e)->ejections(l); }
+int op_inj_credits(void* e, const channel_event** l) { return self(e)->inj_credits(l); }
+int op_outputs_valid(void* e) { return self(e)->outputs_valid(); }
+uint64_t op_link_moves(void* e) { return self(e)->link_moves(); }
+uint64_t op_conflicts(void* e) { return self(e)->conflict_cycles(); }
+
+const engine_ops rtl_ops = {"rtl", op_inject, op_credit, op_step, op_ejections, op_inj_credits,
+                            op_outputs_valid, nullptr, op_link_moves, op_conflicts};
+const engine_ops cosim_ops = {"cosim", op_inject, op_credit, op_step, op_ejections,
+                              op_inj_credits, op_outputs_valid, nullptr, op_link_moves,
+                              op_conflicts};
+
+}  // namespace
+
+extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const rtl_engine_options* o,
+                                 char* err, size_t errlen)
+{
+    RtlChoice choice;
+    std::string why;
+    choice.network_top = o->network_top != 0;
+    choice.inject_bug = o->inject_bug;
+    std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, why);
+    if (!rtl) {
+        snprintf(err, errlen, "%s", why.c_str());
+        return -1;
+    }
+    if (o->vcd && !rtl->trace_open(o->vcd)) {
+        snprintf(err, errlen, "cannot write waveform '%s'", o->vcd);
+        return -1;
+    }
+    Engine* x = new Engine(*cfg, *o, std::move(rtl));
+    if (!x->ok()) {
+        delete x;
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    e->ops = o->cosim ? &cosim_ops : &rtl_ops;
+    e->impl = x;
+    return 0;
+}
+
+extern "C" void rtl_engine_get_report(const engine* e, struct rtl_engine_report* r)
+{
+    memset(r, 0, sizeof(*r));
+    self(e->impl)->report(r);
+}
+
+extern "C" network* rtl_engine_model(const engine* e) { return self(e->impl)->model(); }
+
+extern "C" void rtl_engine_destroy(engine* e)
+{
+    delete self(e->impl);
+    e->impl = nullptr;
+}
+
+extern "C" const char* rtl_engine_configurations(void)
+{
+    static std::string list = rtl_configurations();
+    return list.c_str();
+}

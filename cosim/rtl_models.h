@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: MIT
+//
+// rtl_models.h - the two RtlNetwork implementations, as templates over the
+// Verilated class of one configuration.
+#ifndef WORMCAST_RTL_MODELS_H
+#define WORMCAST_RTL_MODELS_H
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "rtl_network.h"
+#include "verilated.h"
+#include "verilated_vcd_c.h"
+#include "vl_bits.h"
+
+// Asynchronous active-low reset: a model starts with rst_ni = 0, which is no edge,
+// so raise it first and then pull it low.
+template <class V>
+void reset(V& m)
+{
+    m.clk_i = 0;
+    m.rst_ni = 1;
+    m.eval();
+    m.rst_ni = 0;
+    m.eval();
+    m.rst_ni = 1;
+    m.eval();
+}
+
+// Port counts of a network, as in docs/microarchitecture.md section 3.
+struct NetShape {
+    topology topo;
+    int ports;     // P
+    int channels;  // J = E
+    int fw;        // flit width, W + 2
+    explicit NetShape(const struct sim_config& c)
+        : topo(c.topo), ports(c.topo.ports), channels(c.all_port ? c.topo.ports : 1),
+          fw(c.payload_width + 2) {}
+};
+
+// rtl/wc_router.v verilated once; one object per node; links wired here exactly as
+// the network tops wire them (output port p of node v drives input port peer(p) of
+// neighbour(v, p), whose credit goes back the other way).
+template <class VRouter>
+class RouterArray final : public RtlNetwork {
+public:
+    explicit RouterArray(const struct sim_config& cfg) : shape_(cfg)
+    {
+        const topology& t = shape_.topo;
+        context_.traceEverOn(true);
+        for (int v = 0; v < t.nodes; ++v) {
+            std::string name = "gen_node[" + std::to_string(v) + "]";
+            routers_.emplace_back(new VRouter(&context_, name.c_str()));
+            for (int p = 0; p < t.ports; ++p)
+                neighbor_.push_back(topology_neighbor(&t, v, p));
+        }
+        for (size_t v = 0; v < routers_.size(); ++v) {
+            VRouter* r = routers_[v].get();
+            r->node_id_i = static_cast<uint16_t>(v);
+            reset(*r);
+        }
+    }
+
+    ~RouterArray() override { trace_close(); }
+
+    void set_inject(int node, int ch, uint64_t flit) override
+    {
+        VRouter& r = *routers_[node];
+        set_bits(r.inj_valid_i, ch, 1, 1);
+        set_bits(r.inj_flit_i, ch * shape_.fw, shape_.fw, flit);
+        dirty_.push_back(node);
+    }
+
+    void set_ej_credit(int node, int ch) override
+    {
+        set_bits(routers_[node]->ej_credit_i, ch, 1, 1);
+        dirty_.push_back(node);
+    }
+
+    void clock() override
+    {
+        const int P = shape_.ports, fw = shape_.fw;
+        const topology& t = shape_.topo;
+        // Every link input takes the neighbour's output register before any edge.
+        for (int v = 0; v < t.nodes; ++v) {
+            VRouter& r = *routers_[v];
+            for (int p = 0; p < P; ++p) {
+                int nb = neighbor_[v * P + p];
+                if (nb < 0) continue;  // tied to 0 at reset, never driven
+                const VRouter& n = *routers_[nb];
+                int q = topology_peer_port(&t, p);
+                set_bits(r.link_valid_i, p, 1, get_bits(n.link_valid_o, q, 1));
+                set_bits(r.link_flit_i, p * fw, fw, get_bits(n.link_flit_o, q * fw, fw));
+                set_bits(r.link_credit_i, p, 1, get_bits(n.link_credit_o, q, 1));
+            }
+        }
+        for (auto& r : routers_) r->eval();  // settle this cycle's inputs before the edge
+        if (trace_) trace_->dump(static_cast<uint64_t>(cycle_) * 10);
+        for (auto& r : routers_) {
+            r->clk_i = 1;
+            r->eval();
+        }
+        if (trace_) trace_->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
+        for (auto& r : routers_) {
+            r->clk_i = 0;
+            r->eval();
+        }
+        for (int v : dirty_) {
+            clear_bits(routers_[v]->inj_valid_i);
+            clear_bits(routers_[v]->ej_credit_i);
+        }
+        dirty_.clear();
+        ++cycle_;
+    }
+
+    bool out_valid(int node, int port) const override
+    {
+        const VRouter& r = *routers_[node];
+        int P = shape_.ports;
+        return port < P ? get_bits(r.link_valid_o, port, 1) : get_bits(r.ej_valid_o, port - P, 1);
+    }
+
+    uint64_t out_flit(int node, int port) const override
+    {
+        const VRouter& r = *routers_[node];
+        int P = shape_.ports, fw = shape_.fw;
+        return port < P ? get_bits(r.link_flit_o, port * fw, fw)
+                        : get_bits(r.ej_flit_o, (port - P) * fw, fw);
+    }
+
+    bool credit_out(int node, int port) const override
+    {
+        const VRouter& r = *routers_[node];
+        int P = shape_.ports;
+        return port < P ? get_bits(r.link_credit_o, port, 1)
+                        : get_bits(r.inj_credit_o, port - P, 1);
+    }
+
+    bool trace_open(const std::string& path) override
+    {
+        trace_.reset(new VerilatedVcdC);
+        for (auto& r : routers_) r->trace(trace_.get(), 99);
+        trace_->open(path.c_str());
+        return trace_->isOpen();
+    }
+
+    void trace_close() override
+    {
+        if (trace_) trace_->close();
+        trace_.reset();
+    }
+
+    const char* kind() const override { return "router array"; }
+
+private:
+    NetShape shape_;
+    VerilatedContext context_;
+    std::vector<std::unique_ptr<VRouter>> routers_;
+    std::vector<int> neighbor_;
+    std::vector<int> dirty_;
+    std::unique_ptr<VerilatedVcdC> trace_;
+    long cycle_ = 0;
+};
+
+// The generate-loop network top (rtl/wc_hypercube.v or rtl/wc_mesh.v) as one model.
+template <class VTop>
+class NetworkTop final : public RtlNetwork {
+public:
+    explicit NetworkTop(const struct sim_config& cfg) : shape_(cfg)
+    {
+        context_.traceEverOn(true);  // before the model is built
+        top_.reset(new VTop(&context_, "TOP"));
+        reset(*top_);
+    }
+
+    ~NetworkTop() override { trace_close(); }
+
+    void set_inject(int node, int ch, uint64_t flit) override
+    {
+        int k = node * shape_.channels + ch;
+        set_bits(top_->inj_valid_i, k, 1, 1);
+        set_bits(top_->inj_flit_i, k * shape_.fw, shape_.fw, flit);
+    }
+
+    void set_ej_credit(int node, int ch) override
+    {
+        set_bits(top_->ej_credit_i, node * shape_.channels + ch, 1, 1);
+    }
+
+    void clock() override
+    {
+        if (trace_) {
+            top_->eval();
+            trace_->dump(static_cast<uint64_t>(cycle_) * 10);
+        }
+        top_->clk_i = 1;
+        top_->eval();
+        if (trace_) trace_->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
+        top_->clk_i = 0;
+        clear_bits(top_->inj_valid_i);
+        clear_bits(top_->ej_credit_i);
+        top_->eval();
+        ++cycle_;
+    }
+
+    bool out_valid(int node, int port) const override
+    {
+        int P = shape_.ports, J = shape_.channels;
+        return port < P ? get_bits(top_->obs_link_valid_o, node * P + port, 1)
+                        : get_bits(top_->ej_valid_o, node * J + port - P, 1);
+    }
+
+    uint64_t out_flit(int node, int port) const override
+    {
+        int P = shape_.ports, J = shape_.channels, fw = shape_.fw;
+        return port < P ? get_bits(top_->obs_link_flit_o, (node * P + port) * fw, fw)
+                        : get_bits(top_->ej_flit_o, (node * J + port - P) * fw, fw);
+    }
+
+    bool credit_out(int node, int port) const override
+    {
+        int P = shape_.ports, J = shape_.channels;
+        return port < P ? get_bits(top_->obs_link_credit_o, node * P + port, 1)
+                        : get_bits(top_->inj_credit_o, node * J + port - P, 1);
+    }
+
+    bool trace_open(const std::string& path) override
+    {
+        trace_.reset(new VerilatedVcdC);
+        top_->trace(trace_.get(), 99);
+        trace_->open(path.c_str());
+        return trace_->isOpen();
+    }
+
+    void trace_close() override
+    {
+        if (trace_) trace_->close();
+        trace_.reset();
+    }
+
+    const char* kind() const override { return "network top"; }
+
+private:
+    NetShape shape_;
+    VerilatedContext context_;
+    std::unique_ptr<VTop> top_;
+    std::unique_ptr<VerilatedVcdC> trace_;
+    long cycle_ = 0;
+};
+
+#endif

@@ -1,0 +1,196 @@
+// wc_route -- combinational route computation of the wormcast router for one input.
+//
+// Implements docs/microarchitecture.md, section 8: route(flit, i) for a head flit at
+// router T (node_id_i) that waits on input port i (in_port_i). The result is an NOut-bit
+// output mask, NOut = P + E, bit o = output port o (0..P-1 links, P..P+E-1 ejection).
+//
+//   ej(i) = P + i (all-port) or P (one-port), and only for a link input (i < P); an
+//   injection input never ejects, so every "+ ej(i)" below adds nothing for i >= P.
+//
+//   R, hypercube: x = (address xor T) mod 2^Dim. x == 0: {ej(i)}. Else {lowest set bit
+//      of x}, plus ej(i) if ir.
+//   R, mesh (XY): column differs: E/W towards it; else row differs: S/N towards it; else
+//      {ej(i)}. Plus ej(i) if ir and not at the destination.
+//   B, hypercube: x = (S xor T) mod 2^Dim. x == 0 (root): all links. Else links
+//      {0..k-1}, k = lowest set bit of x (none if x is odd), plus ej(i).
+//   B, mesh: root: every existing link. On the root's row: away from the root along
+//      the row, plus N and S, plus ej(i). Elsewhere: away from the root's row along the
+//      column, plus ej(i).
+//   Mesh only: the link part of every mask is ANDed with the set of neighbours that
+//   exist, so a border port is never selected (this only changes anything for an
+//   address outside the mesh, which the NI never sends).
+//   The address is a node index; on the hypercube only its low Dim bits are used.
+//
+// The result is all zero when the flit is not a head (flit[0] == 0). The ir bit is
+// ignored for B.
+//
+// Ports:
+//   node_id_i  this router's node index T (12 bits; an input rather than a parameter so
+//              that one router module serves every node).
+//   in_port_i  index i of the input port (0..NIn-1; NIn <= 24 so 5 bits suffice).
+//   flit_i     the head-of-line flit of that input (kind in [1:0], header in
+//              [PayloadWidth+1:2], section 4).
+//   route_o    the NOut-bit output mask.
+//
+// InjectBug (deliberate faults for the cosimulation's self-test, 0 = correct):
+//   1: R picks the highest differing bit (hypercube) / routes Y before X (mesh).
+//   3: every B mask loses its lowest link bit (one replication branch missing).
+//   4: R with ir = 1 is not delivered at intermediate routers.
+//   Other values do not affect this module.
+module wc_route #(
+  parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
+  parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
+  parameter integer Rows         = 4,  // mesh rows (Topology 1), 1..64
+  parameter integer Cols         = 4,  // mesh columns (Topology 1), 1..64
+  parameter integer AllPort      = 1,  // 1 = all-port (E = P ejection channels), 0 = one-port
+  parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
+  parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct
+) (
+  input  [11:0]                                                  node_id_i,
+  input  [4:0]                                                   in_port_i,
+  input  [PayloadWidth+1:0]                                      flit_i,
+  output [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
+          + ((AllPort != 0) ? 0 : 1) - 1:0]                      route_o
+);
+
+  localparam integer P    = (Topology == 0) ? Dim : 4;
+  localparam integer E    = (AllPort != 0) ? P : 1;
+  localparam integer FW   = PayloadWidth + 2;
+
+  localparam [4:0] PortP = P[4:0];
+
+  // Header fields (section 4).
+  wire        is_head = flit_i[0];
+  wire        hdr_b   = flit_i[2];   // 0 = R, 1 = B
+  wire        hdr_ir  = flit_i[3];
+  wire [11:0] addr    = flit_i[15:4];
+  // The source, seq and tail bits do not influence routing.
+  wire unused_flit_bits = ^{flit_i[FW-1:16], flit_i[1]};
+
+  // ej(i) as a mask over the E ejection outputs; zero for an injection input.
+  wire         is_link = (in_port_i < PortP);
+  wire [E-1:0] ej_sel;
+  genvar ge;
+  generate
+    for (ge = 0; ge < E; ge = ge + 1) begin : gen_ej
+      if (AllPort != 0) begin : gen_all_port
+        assign ej_sel[ge] = is_link & (in_port_i == ge);
+      end else begin : gen_one_port
+        assign ej_sel[ge] = is_link;
+      end
+    end
+  endgenerate
+
+  wire [P-1:0] links;  // link part of the mask
+  wire         ej;     // deliver locally (on ej(i))
+
+  generate
+    if (Topology == 0) begin : gen_hypercube
+      localparam [11:0] DimMask = (12'd1 << Dim) - 12'd1;
+      wire [11:0]  x_full = (addr ^ node_id_i) & DimMask;
+      wire [P-1:0] x      = x_full[P-1:0];
+      wire         unused_x_full = ^x_full;  // bits >= Dim are zero by construction
+      wire         at_t   = (x == {P{1'b0}});
+      // Bits below the lowest set bit of x; all ones when x == 0.
+      wire [P-1:0] below_low = ~x & (x - 1'b1);
+      wire [P-1:0] r_hop;
+      wire [P-1:0] b_links;
+      wire         r_ir_ej;
+
+      if (InjectBug == 1) begin : gen_bug_highest
+        // Fault: e-cube on the highest differing bit instead of the lowest.
+        reg [P-1:0] highest;
+        integer     b;
+        always @* begin
+          highest = {P{1'b0}};
+          for (b = 0; b < P; b = b + 1) begin
+            if (x[b]) begin
+              highest = {P{1'b0}};
+              highest[b] = 1'b1;
+            end
+          end
+        end
+        assign r_hop = highest;
+      end else begin : gen_lowest
+        assign r_hop = x & (~x + 1'b1);
+      end
+
+      if (InjectBug == 3) begin : gen_bug_branch
+        // Fault: the lowest child link of every B mask is dropped.
+        assign b_links = below_low & (below_low - 1'b1);
+      end else begin : gen_branch
+        assign b_links = below_low;
+      end
+
+      if (InjectBug == 4) begin : gen_bug_no_ir
+        // Fault: the ir bit is ignored.
+        wire unused_ir = hdr_ir;
+        assign r_ir_ej = 1'b0;
+      end else begin : gen_ir
+        assign r_ir_ej = hdr_ir;
+      end
+
+      assign links = !is_head ? {P{1'b0}} :
+                     hdr_b    ? b_links :
+                     at_t     ? {P{1'b0}} : r_hop;
+      assign ej    = is_head & (hdr_b ? ~at_t : (at_t | r_ir_ej));
+
+    end else begin : gen_mesh
+      localparam integer RowsM1  = Rows - 1;
+      localparam integer ColsM1  = Cols - 1;
+      localparam [11:0]  ColsW   = Cols[11:0];
+      localparam [11:0]  LastRow = RowsM1[11:0];
+      localparam [11:0]  LastCol = ColsM1[11:0];
+      // Port numbering (section 2): E = 0 (col+1), W = 1 (col-1), N = 2 (row-1), S = 3 (row+1).
+      wire [11:0] my_r = node_id_i / ColsW;
+      wire [11:0] my_c = node_id_i % ColsW;
+      wire [11:0] d_r  = addr / ColsW;
+      wire [11:0] d_c  = addr % ColsW;
+      wire [3:0]  exist = {my_r != LastRow, my_r != 12'd0, my_c != 12'd0, my_c != LastCol};
+      wire        same_r = (d_r == my_r);
+      wire        same_c = (d_c == my_c);
+      wire        at_t   = same_r & same_c;
+      wire [3:0]  go_x   = (d_c > my_c) ? 4'b0001 : 4'b0010;  // E : W
+      wire [3:0]  go_y   = (d_r > my_r) ? 4'b1000 : 4'b0100;  // S : N
+      wire [3:0]  r_hop;
+      wire [3:0]  b_raw;
+      wire [3:0]  b_links;
+      wire        r_ir_ej;
+
+      if (InjectBug == 1) begin : gen_bug_yx
+        // Fault: route Y before X.
+        assign r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;
+      end else begin : gen_xy
+        assign r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;
+      end
+
+      // B: root, root's row, or a column (d_r / d_c are the root's row / column).
+      assign b_raw = at_t   ? 4'b1111 :
+                     same_r ? (go_x ^ 4'b0011) | 4'b1100 :   // away from the root: E if c > cs
+                              (go_y ^ 4'b1100);               // away from the root's row
+
+      if (InjectBug == 3) begin : gen_bug_branch
+        // Fault: the lowest child link of every B mask is dropped.
+        wire [3:0] b_ex = b_raw & exist;
+        assign b_links = b_ex & (b_ex - 1'b1);
+      end else begin : gen_branch
+        assign b_links = b_raw & exist;
+      end
+
+      if (InjectBug == 4) begin : gen_bug_no_ir
+        // Fault: the ir bit is ignored.
+        wire unused_ir = hdr_ir;
+        assign r_ir_ej = 1'b0;
+      end else begin : gen_ir
+        assign r_ir_ej = hdr_ir;
+      end
+
+      assign links = !is_head ? 4'b0000 :
+                     hdr_b    ? b_links : (r_hop & exist);
+      assign ej    = is_head & (hdr_b ? ~at_t : (at_t | r_ir_ej));
+    end
+  endgenerate
+
+  assign route_o = {ej_sel & {E{ej}}, links};
+
+endmodule

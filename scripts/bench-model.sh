@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Benchmark of the C model (one core): simulated cycles/s and flit-hops/s.
+# Usage: scripts/bench-model.sh        (builds first; prints one line per workload)
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+"$top/scripts/build.sh"
+wc="$top/build/wormcast"
+
+# A run's wall time is measured around the process (including set-up), best of 3.
+bench() {
+  local label=$1; shift
+  local best=""
+  local out
+  for _ in 1 2 3; do
+    local t0 t1
+    t0=$(date +%s.%N)
+    out=$("$@" --json)
+    t1=$(date +%s.%N)
+    local secs
+    secs=$(echo "$t1 - $t0" | bc -l)
+    if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc -l)" = 1 ]; then best=$secs; fi
+  done
+  python3 - "$label" "$best" "$out" <<'PY'
+import json, sys
+label, secs, out = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
+cyc = out.get("cycles_simulated", 0)
+hops = out.get("flit_hops", 0)
+ok = out.get("delivered_ok")
+print(f"{label:44s} {cyc:>10d} cycles {hops:>12d} flit-hops {secs:7.3f} s "
+      f"{cyc/secs:>12,.0f} cycles/s {hops/secs/1e6:>8.1f} M flit-hops/s  ok={ok}")
+PY
+}
+
+bench "pbcast Q_10, L = 4096"            "$wc" run --topology hypercube:10 --algorithm pbcast --flits 4096
+bench "direx Q_8, L = 16"                "$wc" run --topology hypercube:8 --algorithm direx --flits 16
+bench "uniform 8-flit, 0.1 flit/node/cycle, Q_10" "$wc" traffic --topology hypercube:10 --rate 0.1 --flits 8 --cycles 20000 --seed 1
+bench "uniform 8-flit, 0.1 flit/node/cycle, 8x8"  "$wc" traffic --topology mesh:8x8 --rate 0.1 --flits 8 --cycles 200000 --seed 1

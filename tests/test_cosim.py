@@ -1,0 +1,185 @@
+#!/usr/bin/env python3
+"""Cosimulation of the Verilated RTL against the C model.
+
+usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
+
+  algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3: zero mismatches, and the
+          cycles the model predicts
+  random  20 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
+  bugs    every deliberately broken RTL build is caught (a mismatch, exit 1, a report
+          naming both sides, a readable waveform of the window)
+  top     the generate-loop network tops agree with the model as the router array does
+  waves   VCD and FST output of the model and the RTL is readable by GTKWave's tools
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+WC, MODE = sys.argv[1], sys.argv[2]
+passed = failed = 0
+
+
+def check(ok, what):
+    global passed, failed
+    print(("PASS: " if ok else "FAIL: ") + what, flush=True)
+    if ok:
+        passed += 1
+    else:
+        failed += 1
+
+
+def wormcast(*args, expect_json=True):
+    r = subprocess.run([WC, *args], capture_output=True, text=True, timeout=600)
+    j = {}
+    if expect_json:
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            pass
+    return r, j
+
+
+def algos():
+    cases = []
+    for algo in ("pbcast", "hk", "irham", "irhamsf", "direx"):
+        for d in (4, 6):
+            cases.append((algo, "hypercube:%d" % d))
+    for algo in ("sbt", "reduce"):
+        for d in (4, 6):
+            cases.append((algo, "hypercube:%d" % d))
+    for algo in ("pbcast", "rdmesh", "rsbcast"):
+        for m in ("4x4", "5x3"):
+            cases.append((algo, "mesh:" + m))
+    for algo in ("mstnaive", "mstcf"):
+        cases.append((algo, "mesh:4x4"))
+    for algo, topo in cases:
+        for flits, root in ((1, 0), (17, 5)):
+            if algo == "direx" and topo == "hypercube:6" and flits == 17:
+                flits = 5
+            r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                            "--root", str(root), "--startup", "3", "--engine", "cosim", "--json")
+            ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
+                  and j.get("data_ok") and j.get("cycles_compared", 0) > 0
+                  and (not j.get("formula_exact") or j.get("cycles") == j.get("predicted_cycles")))
+            check(ok, "cosim %s on %s, L=%d root %d: %s cycles (predicted %s), %s signals compared, %s mismatches"
+                  % (algo, topo, flits, root, j.get("cycles"), j.get("predicted_cycles"),
+                     j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+
+
+def random_traffic():
+    # One-port routers share one ejection channel, which an IR copy holds while it
+    # waits for its link: IR traffic can deadlock them (docs/microarchitecture.md
+    # section 8), so they get plain unicasts and serialised broadcasts.
+    configs = [("hypercube:4", []), ("hypercube:6", []), ("mesh:4x4", []), ("mesh:5x3", []),
+               ("hypercube:4", ["--one-port", "--ir-fraction", "0"]),
+               ("mesh:5x3", ["--one-port", "--ir-fraction", "0"])]
+    total = 0
+    for seed in range(1, 21):
+        topo, extra = configs[seed % len(configs)]
+        rate = ("0.15", "0.3", "0.6")[seed % 3]
+        r, j = wormcast("traffic", "--topology", topo, "--rate", rate, "--flits", "1-24",
+                        "--cycles", "20000", "--ir-fraction", "0.3", *extra, "--b-fraction", "0.002",
+                        "--sink-stall", "0.2" if seed % 2 else "0", "--seed", str(seed),
+                        "--engine", "cosim", "--json")
+        total += j.get("cycles_compared", 0)
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
+              and j.get("cycles_compared", 0) >= 20000 and j.get("messages", 0) > 100)
+        check(ok, "random traffic seed %d on %s %s rate %s: %s messages (%s broadcasts), %s cycles, %s signals compared, %s mismatches"
+              % (seed, topo, " ".join(extra), rate, j.get("messages"), j.get("broadcasts"),
+                 j.get("cycles_compared"), j.get("signals_compared"), j.get("mismatches")))
+    print("random traffic: %d cycles compared in all" % total)
+
+
+BUGS = {
+    1: "wrong routing bit",
+    2: "lost credit",
+    3: "one replication branch missing",
+    4: "IR not delivering",
+    5: "a FIFO that accepts one flit too many",
+    6: "an arbiter that releases an output before the tail",
+}
+
+
+def bugs():
+    tmp = tempfile.mkdtemp()
+    # The clean build passes the same workload.
+    workload = ["traffic", "--topology", "hypercube:4", "--rate", "0.6", "--flits", "1-24",
+                "--cycles", "5000", "--ir-fraction", "0.5", "--b-fraction", "0.01",
+                "--sink-stall", "0.3", "--seed", "7", "--engine", "cosim", "--json"]
+    r, j = wormcast(*workload)
+    check(r.returncode == 0 and j.get("mismatches") == 0,
+          "the clean RTL passes the bug-hunting workload: %s cycles, 0 mismatches" % j.get("cycles_compared"))
+    for bug, what in sorted(BUGS.items()):
+        vcd = os.path.join(tmp, "bug%d.vcd" % bug)
+        r, j = wormcast(*workload, "--inject-bug", str(bug), "--mismatch-vcd", vcd)
+        first = j.get("first_mismatch", "")
+        ok = (r.returncode == 1 and (j.get("mismatches") or 0) > 0 and "model 0x" in first
+              and "RTL 0x" in first and first.startswith("cycle ") and " node " in first)
+        check(ok, "bug %d (%s) is caught: %s" % (bug, what, first or r.stderr.strip()[:200]))
+        fst = vcd + ".fst"
+        conv = subprocess.run(["vcd2fst", vcd, fst], capture_output=True)
+        check(os.path.exists(vcd) and conv.returncode == 0 and os.path.getsize(fst) > 0,
+              "bug %d: the waveform of the cycles around the mismatch is readable (vcd2fst)" % bug)
+    # The mesh build with Y-before-X routing.
+    r, j = wormcast("traffic", "--topology", "mesh:4x4", "--rate", "0.3", "--flits", "2-8",
+                    "--cycles", "3000", "--seed", "3", "--engine", "cosim", "--inject-bug", "1",
+                    "--mismatch-vcd", os.path.join(tmp, "mesh.vcd"), "--json")
+    check(r.returncode == 1 and (j.get("mismatches") or 0) > 0,
+          "mesh bug 1 (Y before X) is caught: %s" % j.get("first_mismatch"))
+
+
+def top():
+    for topo in ("hypercube:3", "mesh:3x3"):
+        for seed in (1, 2):
+            r, j = wormcast("traffic", "--topology", topo, "--rate", "0.4", "--flits", "1-16",
+                            "--cycles", "5000", "--ir-fraction", "0.3", "--b-fraction", "0.005",
+                            "--sink-stall", "0.2", "--seed", str(seed), "--engine", "cosim",
+                            "--rtl-top", "--json")
+            check(r.returncode == 0 and j.get("mismatches") == 0 and j.get("rtl") == "network top",
+                  "network top %s seed %d: %s cycles, %s signals compared, %s mismatches"
+                  % (topo, seed, j.get("cycles_compared"), j.get("signals_compared"), j.get("mismatches")))
+    r, j = wormcast("run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "9",
+                    "--engine", "cosim", "--rtl-top", "--json")
+    check(r.returncode == 0 and j.get("mismatches") == 0 and j.get("cycles") == j.get("predicted_cycles"),
+          "pbcast through the Q_3 network top: %s cycles as predicted" % j.get("cycles"))
+
+
+def fst_ok(path):
+    out = path + ".vcd"
+    r = subprocess.run(["fst2vcd", path, "-o", out], capture_output=True)
+    return r.returncode == 0 and os.path.getsize(out) > 0
+
+
+def waves():
+    tmp = tempfile.mkdtemp()
+    for engine in ("model", "rtl", "cosim"):
+        vcd = os.path.join(tmp, engine + ".vcd")
+        r, j = wormcast("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "9",
+                        "--engine", engine, "--vcd", vcd, "--json")
+        conv = subprocess.run(["vcd2fst", vcd, vcd + ".fst"], capture_output=True)
+        check(r.returncode == 0 and os.path.exists(vcd) and conv.returncode == 0,
+              "--engine %s --vcd writes a VCD that vcd2fst reads" % engine)
+        with open(vcd) as f:
+            text = f.read()
+        check("gen_node[15]" in text and "link_flit_o" in text and "ej_valid_o" in text,
+              "--engine %s VCD has every node's router ports by their RTL names" % engine)
+        fst = os.path.join(tmp, engine + ".fst")
+        r, j = wormcast("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "5",
+                        "--engine", engine, "--fst", fst, "--json")
+        check(r.returncode == 0 and os.path.exists(fst) and fst_ok(fst),
+              "--engine %s --fst writes an FST that fst2vcd reads" % engine)
+    r, _ = wormcast("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "9",
+                    "--vcd", "/nonexistent/dir/x.vcd", expect_json=False)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
+          "an unwritable waveform path is a one-line error, exit 2")
+    r, _ = wormcast("run", "--topology", "hypercube:5", "--algorithm", "pbcast", "--flits", "9",
+                    "--engine", "cosim", expect_json=False)
+    check(r.returncode == 2 and "no RTL build" in r.stderr,
+          "a configuration with no RTL build is a one-line error: %s" % r.stderr.strip())
+
+
+{"algos": algos, "random": random_traffic, "bugs": bugs, "top": top, "waves": waves}[MODE]()
+print("%d passed, %d failed" % (passed, failed))
+sys.exit(1 if failed else 0)
