@@ -95,8 +95,10 @@ public:
                 set_bits(r.link_credit_i, p, 1, get_bits(n.link_credit_o, q, 1));
             }
         }
-        for (auto& r : routers_) r->eval();  // settle this cycle's inputs before the edge
-        if (trace_) trace_->dump(static_cast<uint64_t>(cycle_) * 10);
+        if (trace_) {
+            for (auto& r : routers_) r->eval();  // settle the inputs for the dump
+            trace_->dump(static_cast<uint64_t>(cycle_) * 10);
+        }
         for (auto& r : routers_) {
             r->clk_i = 1;
             r->eval();
