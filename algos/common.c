@@ -381,3 +381,14 @@ double tb_schedule(const struct algo_params *p, const struct tb_ops *ops, char *
 			 r.complete ? "" : " (INCOMPLETE: some node is not reached exactly once)");
 	return (double)r.cycles;
 }
+
+double binomial_tree_predict(const struct algo_params *p, char *formula, size_t len)
+{
+	int d = p->cfg->topo.dim, ts = p->cfg->startup, L = p->flits;
+	double T = (double)(ts + L) * d;
+
+	snprintf(formula, len,
+		 "seed 004: (t_s + m*t_w) * log p with m*t_w = L (1 hop + L-1 flits): "
+		 "(%d + %d) * %d = %.0f", ts, L, d, T);
+	return T;
+}

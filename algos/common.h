@@ -47,6 +47,12 @@ static inline int algo_ceil_log2(unsigned x) { return x <= 1 ? 0 : algo_log2(x -
 int algo_need_hypercube(const struct algo_params *p, const char *name, char *err, size_t len);
 int algo_need_mesh(const struct algo_params *p, const char *name, char *err, size_t len);
 
+/*
+ * Seed 004's cost of a binomial tree on Q_d, (t_s + m t_w) log p, for the broadcast
+ * (Algorithm 4.2) and its dual, the reduction (Algorithm 4.3): every step is one hop.
+ */
+double binomial_tree_predict(const struct algo_params *p, char *formula, size_t len);
+
 /* ---- tree broadcasts ---- */
 
 #define TB_MAX_SENDS 512

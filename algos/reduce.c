@@ -169,17 +169,6 @@ static int rd_check(void *ctx, const struct sim *s, char *err, size_t len)
 	return 0;
 }
 
-static double rd_predict(const struct algo_params *p, char *formula, size_t len)
-{
-	int d = p->cfg->topo.dim, ts = p->cfg->startup, L = p->flits;
-	double T = (double)(ts + L) * d;
-
-	snprintf(formula, len,
-		 "seed 004: (t_s + m*t_w) * log p with m*t_w = L (1 hop + L-1 flits): "
-		 "(%d + %d) * %d = %.0f", ts, L, d, T);
-	return T;
-}
-
 const struct algorithm algo_reduce = {
 	.name = "reduce",
 	.source = "seed 004 (textbook 4.1.5), Algorithm 4.3",
@@ -193,6 +182,6 @@ const struct algorithm algo_reduce = {
 	.start = rd_start,
 	.event = rd_event,
 	.check = rd_check,
-	.predict = rd_predict,
+	.predict = binomial_tree_predict,
 	.exact = true,
 };

@@ -52,17 +52,6 @@ static void *sbt_create(const struct algo_params *p)
 	return tb_create(p, &sbt_ops);
 }
 
-static double sbt_predict(const struct algo_params *p, char *formula, size_t len)
-{
-	int d = p->cfg->topo.dim, ts = p->cfg->startup, L = p->flits;
-	double T = (double)(ts + L) * d;
-
-	snprintf(formula, len,
-		 "seed 004: (t_s + m*t_w) * log p with m*t_w = L (1 hop + L-1 flits): "
-		 "(%d + %d) * %d = %.0f", ts, L, d, T);
-	return T;
-}
-
 static double sbt_schedule(const struct algo_params *p, char *text, size_t len)
 {
 	return tb_schedule(p, &sbt_ops, text, len);
@@ -81,7 +70,7 @@ const struct algorithm algo_sbt = {
 	.start = tb_start,
 	.event = tb_event,
 	.check = tb_check,
-	.predict = sbt_predict,
+	.predict = binomial_tree_predict,
 	.exact = true,
 	.schedule = sbt_schedule,
 };
