@@ -74,6 +74,14 @@ bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast"], "missing --flits"),
     (["run", "--algorithm", "pbcast", "--flits", "4"], "missing --topology"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--engine", "spice"], "unknown engine"),
+    (["traffic", "--topology", "mesh:4x4", "--rate", "-1", "--flits", "8"], "negative rate"),
+    (["traffic", "--topology", "mesh:4x4", "--rate", "0.1", "--flits", "9-2"], "inverted length range"),
+    (["traffic", "--topology", "mesh:4x4", "--rate", "0.1", "--flits", "8", "--sink-stall", "1.5"], "sink stall above 1"),
+    (["traffic", "--topology", "mesh:4x4", "--flits", "8"], "traffic without --rate"),
+    (["sweep", "--topology", "hypercube:4", "--algorithms", "pbcast,nosuch", "--flits", "4"], "sweep with an unknown algorithm"),
+    (["sweep", "--topology", "hypercube:4", "--algorithms", "pbcast", "--flits", "4,0"], "sweep with flits 0"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--vcd", "/nonexistent/x.vcd"], "unwritable waveform"),
+    (["run", "--topology", "mesh:3x3", "--algorithm", "mstcf", "--flits", "4"], "algorithm constraint (powers of two)"),
     (["frobnicate"], "unknown command"),
     ([], "no command"),
 ]
@@ -82,6 +90,14 @@ for args, what in bad:
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 2 and len(lines) == 1 and lines[0].startswith("wormcast: ") and r.stdout == "",
           "bad input (%s): exit 2 and one line on stderr: %s" % (what, lines[0] if lines else "(none)"))
+
+# A deadlock is a report and exit 1, not a hang: one-port routers share their single
+# ejection channel, which IR copies hold (docs/microarchitecture.md section 8).
+r = run("traffic", "--topology", "hypercube:4", "--one-port", "--rate", "0.3", "--flits", "1-24",
+        "--cycles", "20000", "--ir-fraction", "0.3", "--seed", "4", "--watchdog", "2000")
+check(r.returncode == 1 and "deadlock: no flit moved for 2000 cycles" in r.stderr
+      and "holds outputs" in r.stderr and "waits for outputs" in r.stderr and "missing: message" in r.stderr,
+      "a deadlocked workload stops with a report of blocked messages, exit 1")
 
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)
