@@ -193,7 +193,8 @@ void tb_event(void *ctx, struct sim *s, const struct sim_event *ev)
 			tb_fail(c, "node %d: message of %d flits", ev->node, m->len);
 			break;
 		}
-		if (nd->got++ == 0)
+		/* A one-flit message has no data words (and m->data may be NULL). */
+		if (nd->got++ == 0 && c->words > 0)
 			memcpy(c->data + (size_t)ev->node * (size_t)c->words, m->data,
 			       sizeof(uint64_t) * (size_t)c->words);
 		if (!addressed_to(m, ev->node))

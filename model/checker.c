@@ -18,18 +18,24 @@ struct expect_list {
 	int n, cap;
 };
 
+/*
+ * A channel's reception, 16 bytes: it is read for every flit, and a large network
+ * has tens of thousands of channels.
+ */
 struct rx_state {
+	const uint64_t *next;	/* the next data word as sent (messages never move) */
+	int left;		/* data words still to come, the tail's included */
 	int msg;		/* message being received on this channel, -1 if none */
-	int idx;		/* index of the next data word */
-	uint64_t head_cycle;
 };
 
 struct checker {
 	const struct topology *topo;
 	int channels;
 	unsigned width;
+	uint64_t mask;		/* payload_mask(width) */
 	struct expect_list *expect;	/* per node */
 	struct rx_state *rx;		/* per node * channel */
+	uint64_t *head_cycle;		/* per node * channel: head of the reception */
 	uint64_t outstanding, deliveries, flits;
 	struct delivery *log;
 	int n_log, cap_log;
@@ -45,9 +51,11 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	c->topo = t;
 	c->channels = channels;
 	c->width = width;
+	c->mask = payload_mask(width);
 	c->expect = calloc((size_t)t->nodes, sizeof(*c->expect));
 	c->rx = malloc(sizeof(*c->rx) * (size_t)t->nodes * (size_t)channels);
-	if (!c->expect || !c->rx) {
+	c->head_cycle = calloc((size_t)t->nodes * (size_t)channels, sizeof(uint64_t));
+	if (!c->expect || !c->rx || !c->head_cycle) {
 		checker_destroy(c);
 		return NULL;
 	}
@@ -65,6 +73,7 @@ void checker_destroy(struct checker *c)
 			free(c->expect[v].ids);
 	free(c->expect);
 	free(c->rx);
+	free(c->head_cycle);
 	free(c->log);
 	free(c);
 }
@@ -146,8 +155,9 @@ static void log_delivery(struct checker *c, int msg, int node, uint64_t head, ui
 	c->log[c->n_log++] = (struct delivery){ msg, node, head, tail };
 }
 
-static enum checker_result fail(struct checker *c, const char *fmt, int node, int channel,
-				uint64_t cycle, flit_t f, int msg)
+/* Errors are rare: kept out of line, so the per-flit path stays short. */
+static __attribute__((cold, noinline)) enum checker_result
+fail(struct checker *c, const char *fmt, int node, int channel, uint64_t cycle, flit_t f, int msg)
 {
 	char what[256];
 
@@ -158,42 +168,14 @@ static enum checker_result fail(struct checker *c, const char *fmt, int node, in
 	return CHECK_ERROR;
 }
 
-enum checker_result checker_flit(struct checker *c, struct message **messages, int node,
-				 int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too)
+/* Why data flit f does not fit the message in progress rx. */
+static __attribute__((cold, noinline)) enum checker_result
+data_error(struct checker *c, const struct rx_state *rx, struct message **messages, int node,
+	   int channel, uint64_t cycle, flit_t f)
 {
-	struct rx_state *rx = &c->rx[node * c->channels + channel];
-	uint64_t mask = payload_mask(c->width);
-
-	c->flits++;
-	*head_too = false;
-	if (rx->msg < 0) {
-		int id;
-
-		if (!flit_is_head(f))
-			return fail(c, "data flit without a head (message %d)", node, channel,
-				    cycle, f, -1);
-		id = take_expectation(c, messages, node, f);
-		if (id < 0)
-			return fail(c, "head of a message this node must not receive%.0d", node,
-				    channel, cycle, f, 0);
-		*msg = id;
-		if (flit_is_tail(f)) {
-			*head_too = true;
-			c->outstanding--;
-			c->deliveries++;
-			messages[id]->delivered++;
-			messages[id]->last_delivery = cycle;
-			log_delivery(c, id, node, cycle, cycle);
-			return CHECK_TAIL;
-		}
-		rx->msg = id;
-		rx->idx = 0;
-		rx->head_cycle = cycle;
-		return CHECK_HEAD;
-	}
-
-	struct message *m = messages[rx->msg];
-	bool last = rx->idx == m->len - 2;
+	bool last = rx->left == 1;
+	int idx = messages[rx->msg]->len - 1 - rx->left;
+	char why[128];
 
 	if (flit_is_head(f))
 		return fail(c, "head while message %d is still arriving", node, channel, cycle, f,
@@ -201,23 +183,72 @@ enum checker_result checker_flit(struct checker *c, struct message **messages, i
 	if (flit_is_tail(f) != last)
 		return fail(c, last ? "message %d: last data flit is not a tail" :
 				      "message %d: tail arrived early", node, channel, cycle, f, rx->msg);
-	if (flit_payload(f) != (m->data[rx->idx] & mask)) {
-		char why[128];
+	snprintf(why, sizeof(why), "message %%d: data word %d is 0x%llx, sent 0x%llx",
+		 idx, (unsigned long long)flit_payload(f),
+		 (unsigned long long)(*rx->next & c->mask));
+	return fail(c, why, node, channel, cycle, f, rx->msg);
+}
 
-		snprintf(why, sizeof(why), "message %%d: data word %d is 0x%llx, sent 0x%llx",
-			 rx->idx, (unsigned long long)flit_payload(f),
-			 (unsigned long long)(m->data[rx->idx] & mask));
-		return fail(c, why, node, channel, cycle, f, rx->msg);
+/* A flit on a channel with no message in progress: it must be an expected head. */
+static __attribute__((noinline)) enum checker_result
+check_head(struct checker *c, struct rx_state *rx, struct message **messages, int node,
+	   int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too)
+{
+	int id;
+
+	if (!flit_is_head(f))
+		return fail(c, "data flit without a head (message %d)", node, channel, cycle, f,
+			    -1);
+	id = take_expectation(c, messages, node, f);
+	if (id < 0)
+		return fail(c, "head of a message this node must not receive%.0d", node, channel,
+			    cycle, f, 0);
+	*msg = id;
+	if (flit_is_tail(f)) {
+		*head_too = true;
+		c->outstanding--;
+		c->deliveries++;
+		messages[id]->delivered++;
+		messages[id]->last_delivery = cycle;
+		log_delivery(c, id, node, cycle, cycle);
+		return CHECK_TAIL;
 	}
+	rx->msg = id;
+	rx->next = messages[id]->data;
+	rx->left = messages[id]->len - 1;
+	c->head_cycle[node * c->channels + channel] = cycle;
+	return CHECK_HEAD;
+}
+
+enum checker_result checker_flit(struct checker *c, struct message **messages, int node,
+				 int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too)
+{
+	struct rx_state *rx = &c->rx[node * c->channels + channel];
+	uint64_t mask = c->mask;
+
+	c->flits++;
+	*head_too = false;
+	if (rx->msg < 0)
+		return check_head(c, rx, messages, node, channel, f, cycle, msg, head_too);
+
+	/* A data flit: the next word of the message in progress, a tail exactly last. */
+	bool last = rx->left == 1;
+
+	if (flit_is_head(f) || flit_is_tail(f) != last || flit_payload(f) != (*rx->next & mask))
+		return data_error(c, rx, messages, node, channel, cycle, f);
 	*msg = rx->msg;
-	rx->idx++;
+	rx->next++;
+	rx->left--;
 	if (!last)
 		return CHECK_OK;
+
+	struct message *m = messages[rx->msg];
+
 	c->outstanding--;
 	c->deliveries++;
 	m->delivered++;
 	m->last_delivery = cycle;
-	log_delivery(c, rx->msg, node, rx->head_cycle, cycle);
+	log_delivery(c, rx->msg, node, c->head_cycle[node * c->channels + channel], cycle);
 	rx->msg = -1;
 	return CHECK_TAIL;
 }

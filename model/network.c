@@ -1,6 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * network.c - routers wired into a network, evaluated in two phases per cycle.
+ * network.c - routers wired into a network.  Each cycle, every busy router is
+ * evaluated and committed (the two phases of the RTL), router by router in a single
+ * pass over the work list: see network_step().
  *
  * Only routers with something to do are evaluated: a router is put on the next
  * cycle's work list when a neighbour puts a flit or a credit on a wire towards it,
@@ -19,13 +21,21 @@ struct network {
 	struct topology topo;	/* own copy: params.topo points here */
 	int channels;		/* J = E */
 	struct router *routers;
-	/* Wiring: neighbour node across each link port, or -1. */
-	int *neighbor;		/* nodes * ports */
 
-	/* Work lists: routers to evaluate this cycle, marked by cycle stamp. */
-	int *work, n_work;	/* routers to evaluate in n->cycle */
-	int *current;		/* the list being evaluated (swapped with work) */
-	uint64_t *stamp;	/* cycle for which the router is on the work list */
+	/*
+	 * Wiring: link output p of node v drives input peer[p] of node
+	 * (v ^ hop_xor[p]) + hop_add[p] (the hypercube flips bit p; the mesh adds
+	 * +-1 or +-cols).  A few words instead of a table per node.
+	 */
+	int hop_xor[TOPO_MAX_PORTS], hop_add[TOPO_MAX_PORTS], peer[TOPO_MAX_PORTS];
+
+	/*
+	 * Work lists: routers to evaluate in cycle n->cycle, in the order they were
+	 * woken (that order is the order of the ejection list, which the NIs and
+	 * drivers see).  Router r is on the list of cycle c iff r->on_list[c & 1].
+	 */
+	int *work, n_work;
+	int *spare;		/* the other list */
 	uint64_t cycle;		/* cycle being prepared (inputs being driven) */
 
 	/* NI-facing outputs of the current registers. */
@@ -37,12 +47,12 @@ struct network {
 	int last_moves;
 };
 
-/* Put node on the work list of cycle n->cycle (stamp = cycle + 1, so ~0 is "never"). */
-static void wake(struct network *n, int node)
+/* Put router r (node v) on the work list of cycle n->cycle. */
+static inline void wake(struct network *n, struct router *r, int v)
 {
-	if (n->stamp[node] != n->cycle + 1) {
-		n->stamp[node] = n->cycle + 1;
-		n->work[n->n_work++] = node;
+	if (!r->on_list[n->cycle & 1]) {
+		r->on_list[n->cycle & 1] = true;
+		n->work[n->n_work++] = v;
 	}
 }
 
@@ -59,24 +69,34 @@ struct network *network_create(const struct router_params *params)
 	n->params.topo = &n->topo;
 	t = &n->topo;
 	n->channels = params->all_port ? t->ports : 1;
-	n->routers = calloc((size_t)nodes, sizeof(*n->routers));
-	n->neighbor = malloc(sizeof(int) * (size_t)nodes * (size_t)t->ports);
+	n->routers = aligned_alloc(64, sizeof(*n->routers) * (size_t)nodes);
 	n->work = malloc(sizeof(int) * (size_t)nodes);
-	n->current = malloc(sizeof(int) * (size_t)nodes);
-	n->stamp = calloc((size_t)nodes, sizeof(uint64_t));
+	n->spare = malloc(sizeof(int) * (size_t)nodes);
 	n->ej = malloc(sizeof(*n->ej) * (size_t)nodes * (size_t)n->channels);
 	n->inj_credit = malloc(sizeof(*n->inj_credit) * (size_t)nodes * (size_t)n->channels);
-	if (!n->routers || !n->neighbor || !n->work || !n->current || !n->stamp || !n->ej || !n->inj_credit)
+	if (!n->routers || !n->work || !n->spare || !n->ej || !n->inj_credit)
 		goto fail;
-	for (int v = 0; v < nodes; v++) {
+	memset(n->routers, 0, sizeof(*n->routers) * (size_t)nodes);
+	for (int v = 0; v < nodes; v++)
 		if (router_init(&n->routers[v], &n->params, v))
 			goto fail;
-		for (int p = 0; p < t->ports; p++)
-			n->neighbor[v * t->ports + p] = topology_neighbor(t, v, p);
+	for (int p = 0; p < t->ports; p++) {
+		n->peer[p] = topology_peer_port(t, p);
+		if (t->kind == TOPO_HYPERCUBE)
+			n->hop_xor[p] = 1 << p;
+		else
+			n->hop_add[p] = p == PORT_E ? 1 : p == PORT_W ? -1 :
+					p == PORT_N ? -t->cols : t->cols;
 	}
-	n->cycle = 0;
+	/* The formula must agree with the topology wherever a link exists. */
 	for (int v = 0; v < nodes; v++)
-		n->stamp[v] = ~0ull;
+		for (int p = 0; p < t->ports; p++) {
+			int w = topology_neighbor(t, v, p);
+
+			if (w >= 0 && w != ((v ^ n->hop_xor[p]) + n->hop_add[p]))
+				goto fail;
+		}
+	n->cycle = 0;
 	return n;
 fail:
 	network_destroy(n);
@@ -91,10 +111,8 @@ void network_destroy(struct network *n)
 		for (int v = 0; v < n->params.topo->nodes; v++)
 			router_free(&n->routers[v]);
 	free(n->routers);
-	free(n->neighbor);
 	free(n->work);
-	free(n->current);
-	free(n->stamp);
+	free(n->spare);
 	free(n->ej);
 	free(n->inj_credit);
 	free(n);
@@ -107,91 +125,134 @@ const struct router *network_router(const struct network *n, int node) { return 
 void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
-	int i = r->n_ports + channel;
 
-	r->in_valid |= 1u << i;
-	r->in_flit[i] = flit;
-	wake(n, node);
+	router_drive_flit(r, n->cycle, r->n_ports + channel, flit);
+	wake(n, r, node);
 }
 
 void network_return_credit(struct network *n, int node, int channel)
 {
 	struct router *r = &n->routers[node];
 
-	r->credit_in |= 1u << (r->n_ports + channel);
-	wake(n, node);
+	router_drive_credit(r, n->cycle, r->n_ports + channel);
+	wake(n, r, node);
 }
 
+/* The node at the far end of link p of node v. */
+static inline int link_peer(const struct network *n, int v, int p)
+{
+	return (v ^ n->hop_xor[p]) + n->hop_add[p];
+}
+
+/*
+ * The registers of router v, just committed, drive the wires of cycle n->cycle:
+ * link outputs and credits into the neighbours' inputs, ejection flits and
+ * injection credits into the lists the NIs read.
+ */
+static inline int drive_wires(struct network *n, int v, struct router *r)
+{
+	int moves = 0;
+	int ports = n->topo.ports;
+	uint32_t m;
+
+	for (m = r->out_valid_q; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+
+		if (o < ports) {
+			int w = link_peer(n, v, o);
+			struct router *d = &n->routers[w];
+
+			router_drive_flit(d, n->cycle, n->peer[o], r->out[o].flit_q);
+			wake(n, d, w);
+			n->link_moves++;
+		} else {
+			n->ej[n->n_ej++] = (struct channel_event){
+				.node = v, .channel = o - ports, .flit = r->out[o].flit_q };
+		}
+	}
+	for (m = r->credit_out_q; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		moves++;
+		if (i < ports) {
+			int w = link_peer(n, v, i);
+			struct router *d = &n->routers[w];
+
+			router_drive_credit(d, n->cycle, n->peer[i]);
+			wake(n, d, w);
+		} else {
+			n->inj_credit[n->n_inj_credit++] = (struct channel_event){
+				.node = v, .channel = i - ports, .flit = 0 };
+		}
+	}
+	/* Non-zero registers must be evaluated again, if only to clear them. */
+	if (r->out_valid_q || r->credit_out_q || r->nonempty)
+		wake(n, r, v);
+	return moves;
+}
+
+/*
+ * The wires the NIs drove for cycle n->cycle are in slot n->cycle & 1.  If the
+ * caller steps another cycle (the sim never does: it counts from 0), move them to
+ * that cycle's slot.
+ */
+static void rebase(struct network *n, uint64_t cycle)
+{
+	int from = n->cycle & 1, to = cycle & 1;
+
+	if (from != to)
+		for (int k = 0; k < n->n_work; k++) {
+			struct router *r = &n->routers[n->work[k]];
+
+			for (uint32_t m = r->in_valid[from]; m; m &= m - 1) {
+				int i = __builtin_ctz(m);
+
+				r->in[i].flit[to] = r->in[i].flit[from];
+			}
+			r->in_valid[to] = r->in_valid[from];
+			r->credit_in[to] = r->credit_in[from];
+			r->on_list[to] = r->on_list[from];
+			r->in_valid[from] = 0;
+			r->credit_in[from] = 0;
+			r->on_list[from] = false;
+		}
+	n->cycle = cycle;
+}
+
+/*
+ * One clock cycle.  Every busy router computes its next state from its registers
+ * and the wires of this cycle (router_eval), takes it (router_commit), and drives
+ * its new registers onto the wires of the next cycle.  This is the two-phase
+ * semantics of the RTL even though it is done router by router: a router reads
+ * only its own registers and the wires of this cycle, and the wires of the next
+ * cycle are another slot (see router.h), so no router sees another's next state.
+ */
 void network_step(struct network *n, uint64_t cycle)
 {
-	const struct topology *t = n->params.topo;
-	int ports = t->ports;
-	int count = n->n_work;
-	int moves = 0;
+	int *list, count;
 	bool conflict = false;
-	int *list = n->work;
+	int moves = 0;
 
-	/* The woken routers of the next cycle go to the other list. */
-	n->work = n->current;
-	n->current = list;
-	n->cycle = cycle;
-	/* Phase 1: next state of every busy router from current registers. */
-	for (int k = 0; k < count; k++)
-		router_eval(&n->routers[list[k]], cycle);
-
-	/* Phase 2: commit, and drive the wires of the next cycle. */
-	n->n_ej = 0;
-	n->n_inj_credit = 0;
+	if (cycle != n->cycle)
+		rebase(n, cycle);
+	list = n->work;
+	count = n->n_work;
+	/* From here on, wires are driven and routers woken for the next cycle. */
+	n->work = n->spare;
+	n->spare = list;
 	n->n_work = 0;
 	n->cycle = cycle + 1;
-	for (int k = 0; k < count; k++) {
-		struct router *r = &n->routers[list[k]];
-
-		moves += __builtin_popcount(r->move_d);
-		conflict |= r->conflict_now;
-		router_commit(r);
-	}
-	/*
-	 * Only once every router has committed (and consumed this cycle's inputs) may
-	 * the wires of the next cycle be driven into the neighbours.
-	 */
+	n->n_ej = 0;
+	n->n_inj_credit = 0;
 	for (int k = 0; k < count; k++) {
 		int v = list[k];
 		struct router *r = &n->routers[v];
-		uint32_t m;
 
-		for (m = r->out_valid_q; m; m &= m - 1) {
-			int o = __builtin_ctz(m);
-
-			if (o < ports) {
-				int w = n->neighbor[v * ports + o];
-				struct router *d = &n->routers[w];
-				int q = topology_peer_port(t, o);
-
-				d->in_valid |= 1u << q;
-				d->in_flit[q] = r->out_flit_q[o];
-				wake(n, w);
-				n->link_moves++;
-			} else {
-				n->ej[n->n_ej++] = (struct channel_event){
-					.node = v, .channel = o - ports, .flit = r->out_flit_q[o] };
-			}
-		}
-		for (m = r->credit_out_q; m; m &= m - 1) {
-			int i = __builtin_ctz(m);
-
-			if (i < ports) {
-				int w = n->neighbor[v * ports + i];
-
-				n->routers[w].credit_in |= 1u << topology_peer_port(t, i);
-				wake(n, w);
-			} else {
-				n->inj_credit[n->n_inj_credit++] = (struct channel_event){
-					.node = v, .channel = i - ports, .flit = 0 };
-			}
-		}
-		if (router_busy(r))
-			wake(n, v);
+		r->on_list[cycle & 1] = false;
+		router_eval(r, cycle);
+		conflict |= r->conflict_now;
+		router_commit(r);
+		moves += drive_wires(n, v, r);
 	}
 	n->last_moves = moves;
 	if (conflict)
@@ -215,7 +276,7 @@ void network_port_signals(const struct network *n, int node, int port, struct po
 	const struct router *r = &n->routers[node];
 
 	s->out_valid = r->out_valid_q >> port & 1;
-	s->out_flit = r->out_flit_q[port];
+	s->out_flit = r->out[port].flit_q;
 	s->credit_out = r->credit_out_q >> port & 1;
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 struct inj_channel {
+	int node, channel;	/* where it is, for the flits it injects */
 	int *queue;		/* message ids, FIFO */
 	int head, n, cap;
 	int flit;		/* next flit of queue[head] to offer */
@@ -20,11 +21,23 @@ struct inj_channel {
 	bool active;
 };
 
+/*
+ * An ejection channel's state is a few bytes, so that the state of every channel
+ * of a large network stays close to the core; where the channel is, which its
+ * credit needs, is on the active list.
+ */
 struct ej_channel {
-	int count;		/* flits in the receive buffer */
+	uint8_t count;		/* flits in the receive buffer (<= BufferDepth) */
 	bool arrived;		/* a flit is on the channel this cycle */
 	bool credit_q, credit_d;
 	bool active;
+};
+
+/* An ejection channel on the active list: its index and where it is. */
+struct ej_ref {
+	int k;			/* node * channels + channel */
+	uint16_t node;
+	uint16_t channel;
 };
 
 struct ni {
@@ -34,7 +47,8 @@ struct ni {
 	struct inj_channel *inj;
 	struct ej_channel *ej;
 	int *inj_active, n_inj_active;
-	int *ej_active, n_ej_active;
+	struct ej_ref *ej_active;
+	int n_ej_active;
 	int *done;
 	int cap_done;
 };
@@ -56,13 +70,16 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->inj = calloc(total, sizeof(*n->inj));
 	n->ej = calloc(total, sizeof(*n->ej));
 	n->inj_active = malloc(sizeof(int) * total);
-	n->ej_active = malloc(sizeof(int) * total);
+	n->ej_active = malloc(sizeof(*n->ej_active) * total);
 	if (!n->inj || !n->ej || !n->inj_active || !n->ej_active) {
 		ni_destroy(n);
 		return NULL;
 	}
-	for (size_t k = 0; k < total; k++)
+	for (size_t k = 0; k < total; k++) {
 		n->inj[k].credits = depth;
+		n->inj[k].node = (int)(k / (size_t)channels);
+		n->inj[k].channel = (int)(k % (size_t)channels);
+	}
 	return n;
 }
 
@@ -89,11 +106,12 @@ static void activate_inj(struct ni *n, int k)
 	}
 }
 
-static void activate_ej(struct ni *n, int k)
+static void activate_ej(struct ni *n, int k, int node, int channel)
 {
 	if (!n->ej[k].active) {
 		n->ej[k].active = true;
-		n->ej_active[n->n_ej_active++] = k;
+		n->ej_active[n->n_ej_active++] = (struct ej_ref){
+			.k = k, .node = (uint16_t)node, .channel = (uint16_t)channel };
 	}
 }
 
@@ -139,7 +157,7 @@ void ni_arrival(struct ni *n, int node, int channel)
 	int k = node * n->channels + channel;
 
 	n->ej[k].arrived = true;
-	activate_ej(n, k);
+	activate_ej(n, k, node, channel);
 }
 
 void ni_credit_in(struct ni *n, int node, int channel)
@@ -150,8 +168,11 @@ void ni_credit_in(struct ni *n, int node, int channel)
 	activate_inj(n, k);
 }
 
-/* xorshift64*: the sink stalls are reproducible from the seed. */
-static bool sink_ready(struct ni *n)
+/*
+ * xorshift64*: the sink stalls are reproducible from the seed.  Drawn once per
+ * cycle for every channel that holds or receives a flit.
+ */
+static inline bool sink_ready(struct ni *n)
 {
 	if (n->sink_stall <= 0)
 		return true;
@@ -179,24 +200,23 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 	/* Ejection side: credit register out, then this cycle's drain. */
 	kept = 0;
 	for (int a = 0; a < n->n_ej_active; a++) {
-		int k = n->ej_active[a];
-		struct ej_channel *ch = &n->ej[k];
-		bool ready = (ch->count > 0 || ch->arrived) ? sink_ready(n) : false;
+		struct ej_ref ref = n->ej_active[a];
+		struct ej_channel *ch = &n->ej[ref.k];
 
 		if (ch->credit_q)
-			e->ops->return_credit(e->impl, k / n->channels, k % n->channels);
+			e->ops->return_credit(e->impl, ref.node, ref.channel);
 		ch->credit_d = false;
 		if (ch->arrived)
 			ch->count++;
-		if (ready && ch->count > 0) {
-			/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
+		ch->arrived = false;
+		/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
+		if (ch->count > 0 && sink_ready(n)) {
 			ch->count--;
 			ch->credit_d = true;
 			progress++;
 		}
-		ch->arrived = false;
 		if (ch->count > 0 || ch->credit_d || ch->credit_q)
-			n->ej_active[kept++] = k;
+			n->ej_active[kept++] = ref;
 		else
 			ch->active = false;
 	}
@@ -213,7 +233,7 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 		if (ch->n > 0 && now >= ch->start && (ch->credits > 0 || credit_in)) {
 			struct message *m = messages[ch->queue[ch->head]];
 
-			e->ops->inject(e->impl, k / n->channels, k % n->channels,
+			e->ops->inject(e->impl, ch->node, ch->channel,
 				       message_flit(m, ch->flit, FLIT_MAX_PAYLOAD));
 			ch->credits--;
 			progress++;
@@ -257,7 +277,7 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 void ni_commit(struct ni *n)
 {
 	for (int a = 0; a < n->n_ej_active; a++) {
-		struct ej_channel *ch = &n->ej[n->ej_active[a]];
+		struct ej_channel *ch = &n->ej[n->ej_active[a].k];
 
 		ch->credit_q = ch->credit_d;
 	}
@@ -269,7 +289,7 @@ bool ni_idle(const struct ni *n)
 		if (n->inj[n->inj_active[a]].n > 0)
 			return false;
 	for (int a = 0; a < n->n_ej_active; a++)
-		if (n->ej[n->ej_active[a]].count > 0)
+		if (n->ej[n->ej_active[a].k].count > 0)
 			return false;
 	return true;
 }

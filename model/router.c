@@ -7,8 +7,14 @@
  */
 #include "router.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The layout that router.h promises (a speed matter only: adjust it if this fails). */
+_Static_assert(offsetof(struct router, grant_d) + sizeof(uint32_t) <= 64,
+	       "the per-cycle registers fit the first cache line");
+_Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
 
 int router_init(struct router *r, const struct router_params *p, int node)
 {
@@ -20,9 +26,12 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	r->n_ports = ports;
 	r->n_in = ports + (p->all_port ? ports : 1);
 	r->n_out = r->n_in;
-	r->fifo = calloc((size_t)r->n_in * (size_t)p->buffer_depth, sizeof(flit_t));
+	r->depth = p->buffer_depth;
+	/* The FIFOs, then the message heads: both are touched only off the streaming path. */
+	r->fifo = calloc((size_t)r->n_in * (size_t)(p->buffer_depth + 1), sizeof(flit_t));
 	if (!r->fifo)
 		return -1;
+	r->msg_head = r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth;
 	for (int o = 0; o < r->n_out; o++)
 		r->credits_q[o] = (uint8_t)p->buffer_depth;
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
@@ -33,6 +42,7 @@ void router_free(struct router *r)
 {
 	free(r->fifo);
 	r->fifo = NULL;
+	r->msg_head = NULL;
 }
 
 uint32_t router_route(const struct router *r, flit_t head, int input)
@@ -57,157 +67,239 @@ uint32_t router_route(const struct router *r, flit_t head, int input)
 
 static inline flit_t fifo_head(const struct router *r, int i)
 {
-	return r->fifo[i * r->params->buffer_depth + r->rd_ptr[i]];
+	return r->fifo[i * r->depth + r->in[i].rd_ptr];
 }
 
-void router_eval(struct router *r, uint64_t cycle)
-{
-	uint32_t hol_valid, req_any = 0, ready, taken, granted = 0, conflicted = 0;
-	uint32_t req[ROUTER_MAX_IO], cur[ROUTER_MAX_IO];
-	flit_t hol[ROUTER_MAX_IO];
-	uint32_t m;
+/* What the crossbar does in one cycle: 6. move, 7. crossbar, 9. tails. */
+struct xbar {
+	uint32_t move;		/* inputs whose head-of-line flit leaves */
+	uint32_t out_valid;	/* outputs that send */
+	uint32_t release;	/* inputs whose tail leaves */
+};
 
-	/* 1. Head of line: the FIFO's head, or the arriving flit if the FIFO is empty. */
-	hol_valid = r->nonempty | r->in_valid;
-	for (m = hol_valid; m; m &= m - 1) {
+/*
+ * 6. Input i moves its head-of-line flit f to every output of outs, if every one
+ * of them is ready (lockstep replication); 7. crossbar.
+ */
+static inline void send(struct router *r, struct xbar *x, int i, flit_t f, uint32_t outs,
+			uint32_t ready)
+{
+	if (outs == 0 || (outs & ~ready))
+		return;
+	x->move |= 1u << i;
+	x->out_valid |= outs;
+	for (uint32_t o = outs; o; o &= o - 1)
+		r->out[__builtin_ctz(o)].flit_d = f;
+	/* 9. The tail gives the outputs back. */
+	if (flit_is_tail(f))
+		x->release |= 1u << i;
+}
+
+/*
+ * Heads that wait for outputs (the inputs in heads, their flits in hol): 3. route
+ * computation; 4. all-or-nothing allocation in rotating priority from
+ * rr = cycle mod NIn: a head gets its whole output set in one cycle, or nothing
+ * (visiting the requesting inputs at and above rr, then those below, is the order
+ * rr, rr+1, ... mod NIn); 5. cur = req for a granted head, which may move at once.
+ *
+ * A head that is not granted stays at the head of its input, so its route is
+ * computed once and kept in in[i].req until the grant (bit i of routed).
+ * Out of line: a head starts a message once per hop, the other flits stream.
+ */
+static __attribute__((noinline)) void
+start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *hol,
+	       uint32_t ready, uint64_t cycle)
+{
+	int rr = (int)(cycle % (uint64_t)r->n_in);
+	uint32_t order[2] = { heads & (~0u << rr), heads & ~(~0u << rr) };
+	uint32_t taken = r->owned_q, granted = 0, conflicted = 0;
+
+	for (uint32_t m = heads & ~r->routed; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		hol[i] = (r->nonempty >> i & 1) ? fifo_head(r, i) : r->in_flit[i];
-		cur[i] = r->route_q[i];
-		/* 3. Route computation for a head with no message in progress. */
-		if (cur[i] == 0 && flit_is_head(hol[i])) {
-			req[i] = router_route(r, hol[i], i);
-			req_any |= 1u << i;
-		}
+		r->in[i].req = router_route(r, hol[i], i);
 	}
+	r->routed |= heads;
+	for (int half = 0; half < 2; half++)
+		for (uint32_t m = order[half]; m; m &= m - 1) {
+			int i = __builtin_ctz(m);
+			uint32_t req = r->in[i].req;
 
-	/* 2. An output is ready if it has a credit, or one arrives this cycle. */
-	ready = r->has_credit_q | r->credit_in;
-
-	/*
-	 * 4. All-or-nothing allocation in rotating priority from rr = cycle mod NIn:
-	 * a head gets its whole output set in one cycle, or nothing.
-	 */
-	taken = r->owned_q;
-	if (req_any) {
-		int rr = (int)(cycle % (uint64_t)r->n_in);
-
-		for (int k = 0; k < r->n_in; k++) {
-			int i = rr + k < r->n_in ? rr + k : rr + k - r->n_in;
-
-			if (!(req_any >> i & 1))
-				continue;
-			if (req[i] & taken) {
+			if (req & taken) {
 				conflicted |= 1u << i;
 				continue;
 			}
-			taken |= req[i];
+			taken |= req;
 			granted |= 1u << i;
-			cur[i] = req[i];	/* 5. current route */
+			r->msg_head[i] = hol[i];
+			send(r, x, i, hol[i], req, ready);
 		}
-	}
-
-	/* 6. Move in lockstep; 7. crossbar; 9. route state. */
-	r->move_d = 0;
-	r->out_valid_d = 0;
-	for (m = hol_valid; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-		uint32_t outs = cur[i];
-
-		r->route_d[i] = outs;
-		if (outs == 0 || (outs & ~ready))
-			continue;
-		r->move_d |= 1u << i;
-		r->out_valid_d |= outs;
-		for (uint32_t o = outs; o; o &= o - 1)
-			r->out_flit_d[__builtin_ctz(o)] = hol[i];
-		if (flit_is_tail(hol[i]))
-			r->route_d[i] = 0;
-	}
-	/* Inputs with no flit keep their route (a message between two flits). */
-
-	/* 10. FIFO: the arriving flit is stored unless it was bypassed. */
-	r->push_d = r->in_valid & ~(r->move_d & ~r->nonempty);
-	r->credit_arrived_d = r->credit_in;
+	r->routed &= ~granted;
 	r->grant_d = granted;
-	for (m = granted; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-
-		r->msg_head[i] = hol[i];
-	}
 	r->conflict_now = conflicted != 0;
 	if (conflicted)
 		r->conflict_cycles++;
 }
 
-void router_commit(struct router *r)
+/*
+ * 10. FIFO: an arriving flit that was not bypassed is written now into the free
+ * slot behind the last entry, which nothing reads in this cycle (the head of line
+ * was read before); commit makes it count.  So commit needs no input of this
+ * cycle, and the inputs are consumed in router_eval().
+ */
+static __attribute__((noinline)) void stage_pushes(struct router *r, uint32_t push, int slot)
 {
-	int depth = r->params->buffer_depth;
+	for (uint32_t m = push; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		int wr = r->in[i].rd_ptr + r->in[i].count;
+
+		if (wr >= r->depth)
+			wr -= r->depth;
+		r->fifo[i * r->depth + wr] = r->in[i].flit[slot];
+	}
+}
+
+void router_eval(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;		/* the wires of this cycle */
+	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
+	uint32_t nonempty = r->nonempty;
+	uint32_t ready, heads = 0, push, m;
+	struct xbar x = { 0, 0, 0 };
+	flit_t hol[ROUTER_MAX_IO];
+
+	/* 2. An output is ready if it has a credit, or one arrives this cycle. */
+	ready = r->has_credit_q | credit_in;
+
+	/*
+	 * 1. Head of line: the FIFO's head, or the arriving flit if the FIFO is empty.
+	 * An input with a message in progress (route_q != 0) takes no part in the
+	 * allocation, so it can move at once (5: cur = route_q); a head with no route
+	 * yet waits for the allocation.
+	 */
+	for (m = nonempty | in_valid; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		flit_t f = (nonempty >> i & 1) ? fifo_head(r, i) : r->in[i].flit[slot];
+		uint32_t outs = r->in[i].route_q;
+
+		if (outs) {
+			send(r, &x, i, f, outs, ready);
+		} else if (flit_is_head(f)) {
+			hol[i] = f;
+			heads |= 1u << i;
+		}
+	}
+	r->grant_d = 0;
+	r->conflict_now = false;
+	if (heads)
+		start_messages(r, &x, heads, hol, ready, cycle);
+	r->move_d = x.move;
+	r->out_valid_d = x.out_valid;
+	r->release_d = x.release;
+
+	/* 10. The arriving flit is stored unless it was bypassed. */
+	push = in_valid & ~(x.move & ~nonempty);
+	r->push_d = push;
+	if (push)
+		stage_pushes(r, push, slot);
+	r->credit_arrived_d = credit_in;
+	r->in_valid[slot] = 0;
+	r->credit_in[slot] = 0;
+}
+
+/*
+ * The parts of the clock edge that change only at message boundaries or when a
+ * flow is blocked are kept out of line, so that the streaming path stays short.
+ */
+
+/* 9. Route state: a granted head takes its outputs, a tail that left frees them. */
+static __attribute__((noinline)) void commit_routes(struct router *r)
+{
 	uint32_t m;
 
-	/* Route state of every input that had a flit this cycle. */
-	for (m = r->nonempty | r->in_valid; m; m &= m - 1) {
+	for (m = r->grant_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		r->route_q[i] = r->route_d[i];
+		r->in[i].route_q = r->in[i].req;
+		r->owned_q |= r->in[i].req;
 	}
-	r->owned_q = 0;
-	for (int i = 0; i < r->n_in; i++)
-		r->owned_q |= r->route_q[i];
-
-	/* FIFO pops and pushes. */
-	for (m = r->move_d & r->nonempty; m; m &= m - 1) {
+	for (m = r->release_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		r->rd_ptr[i] = (uint8_t)(r->rd_ptr[i] + 1 == depth ? 0 : r->rd_ptr[i] + 1);
-		r->count[i]--;
+		r->owned_q &= ~r->in[i].route_q;
+		r->in[i].route_q = 0;
 	}
-	for (m = r->push_d; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-		int wr = r->rd_ptr[i] + r->count[i];
+}
 
-		if (wr >= depth)
-			wr -= depth;
-		r->fifo[i * depth + wr] = r->in_flit[i];
-		r->count[i]++;
+/* 10. FIFO pops and pushes (a pushed flit is already in its slot). */
+static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t popped)
+{
+	uint32_t m;
+
+	for (m = popped; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		r->in[i].rd_ptr = (uint8_t)(r->in[i].rd_ptr + 1 == r->depth ? 0 : r->in[i].rd_ptr + 1);
+		r->in[i].count--;
 	}
-	r->nonempty = (r->nonempty | r->push_d) & ~0u;
-	for (m = r->nonempty; m; m &= m - 1) {
+	for (m = r->push_d; m; m &= m - 1)
+		r->in[__builtin_ctz(m)].count++;
+	for (m = popped & ~r->push_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		if (r->count[i] == 0)
+		if (r->in[i].count == 0)
 			r->nonempty &= ~(1u << i);
 	}
+	r->nonempty |= r->push_d;
+}
 
-	/* 8. Credits: minus one per flit sent, plus one per credit returned. */
-	for (m = r->out_valid_d | r->credit_arrived_d; m; m &= m - 1) {
+/*
+ * 8. Credits: minus one per flit sent, plus one per credit returned.  Only outputs
+ * that did one of the two change.
+ */
+static __attribute__((noinline)) void commit_credits(struct router *r)
+{
+	uint32_t m;
+
+	for (m = r->out_valid_d & ~r->credit_arrived_d; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
-		int c = r->credits_q[o] - (int)(r->out_valid_d >> o & 1) +
-			(int)(r->credit_arrived_d >> o & 1);
 
-		r->credits_q[o] = (uint8_t)c;
-		if (c > 0)
-			r->has_credit_q |= 1u << o;
-		else
+		if (--r->credits_q[o] == 0)
 			r->has_credit_q &= ~(1u << o);
 	}
+	for (m = r->credit_arrived_d & ~r->out_valid_d; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+
+		r->credits_q[o]++;
+		r->has_credit_q |= 1u << o;
+	}
+}
+
+/*
+ * The clock edge.  A message streaming through at full rate changes none of route
+ * state, FIFOs or credit counts (a flit in and out, a credit back for each flit
+ * sent), so each of those is visited only when it changes.
+ */
+void router_commit(struct router *r)
+{
+	uint32_t popped = r->move_d & r->nonempty;
+	uint32_t m;
+
+	if (r->grant_d | r->release_d)
+		commit_routes(r);
+	if (popped | r->push_d)
+		commit_fifos(r, popped);
+	if (r->out_valid_d ^ r->credit_arrived_d)
+		commit_credits(r);
 
 	/* Output registers: out_flit loads only when a flit is sent. */
 	for (m = r->out_valid_d; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
 
-		r->out_flit_q[o] = r->out_flit_d[o];
+		r->out[o].flit_q = r->out[o].flit_d;
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;
-
-	/* This cycle's inputs are consumed. */
-	r->in_valid = 0;
-	r->credit_in = 0;
-	r->move_d = 0;
-	r->out_valid_d = 0;
-	r->push_d = 0;
-	r->credit_arrived_d = 0;
 }
 
 int router_buffered(const struct router *r)
@@ -215,6 +307,6 @@ int router_buffered(const struct router *r)
 	int n = 0;
 
 	for (int i = 0; i < r->n_in; i++)
-		n += r->count[i];
+		n += r->in[i].count;
 	return n;
 }

@@ -7,7 +7,8 @@
  * every register's next value from the current values and the inputs of this cycle;
  * router_commit() makes the next values current.  The inputs of a cycle (link and
  * injection flits, returned credits) are written into the router by whoever drives
- * them (the neighbours' commit, the NI) before router_eval(), and consumed by it.
+ * them (the neighbours' registers after their commit, the NI) before
+ * router_eval(), and consumed by it.
  */
 #ifndef WORMCAST_ROUTER_H
 #define WORMCAST_ROUTER_H
@@ -27,46 +28,96 @@ struct router_params {
 	int payload_width;	/* W */
 };
 
+/*
+ * Per-port state is kept port by port, so that a port that moves a flit touches one
+ * cache line of its router, not one per array; the registers that every cycle
+ * reads are in the router's first cache line.
+ *
+ * The wires into a router are double-buffered: slot c & 1 holds the values of
+ * cycle c.  So a neighbour may drive the wires of cycle c + 1 while this router has
+ * not yet evaluated cycle c, and the network can evaluate and commit router by
+ * router in one pass.
+ */
+
+/* One input port i: 32 bytes, so that no port straddles two cache lines. */
+struct router_input {
+	flit_t flit[2];		/* in_flit[i] of cycle c in flit[c & 1] (if in_valid) */
+	uint32_t route_q;	/* outputs owned by the message at this input */
+	uint32_t req;		/* route of the head waiting here, once computed */
+	uint8_t rd_ptr;		/* FIFO read pointer */
+	uint8_t count;		/* flits in the FIFO */
+} __attribute__((aligned(32)));
+
+/* One output port o. */
+struct router_output {
+	flit_t flit_q;		/* out_flit_q[o]: holds its last value while not valid */
+	flit_t flit_d;		/* out_flit_d[o], for the outputs in out_valid_d */
+};
+
 struct router {
-	const struct router_params *params;
-	int node;
-	int n_ports;		/* P */
-	int n_in, n_out;	/* P + J, P + E */
+	/* Wires of cycles c and c + 1 (slot c & 1), consumed by router_eval(). */
+	uint32_t in_valid[2];
+	uint32_t credit_in[2];
+	bool on_list[2];	/* the network's: on the work list of cycle c (slot c & 1) */
+	bool conflict_now;	/* a head waited for an owned output this cycle */
 
-	/* Per input port: FIFO, route state, head of the message in progress. */
-	flit_t *fifo;			/* n_in * buffer_depth entries */
-	uint8_t rd_ptr[ROUTER_MAX_IO];
-	uint8_t count[ROUTER_MAX_IO];
-	uint32_t nonempty;		/* bit i: count[i] > 0 (derived, for speed) */
-	uint32_t route_q[ROUTER_MAX_IO];	/* outputs owned by the message at this input */
-	flit_t msg_head[ROUTER_MAX_IO];	/* model only: for deadlock reports, not a signal */
+	/* Registers kept as bit masks over the ports. */
+	uint32_t nonempty;		/* bit i: in[i].count > 0 (derived, for speed) */
 	uint32_t credit_out_q;		/* bit i: a flit left input i last cycle */
-
-	/* Per output port: output register and downstream credits. */
 	uint32_t out_valid_q;
-	flit_t out_flit_q[ROUTER_MAX_IO];
-	uint8_t credits_q[ROUTER_MAX_IO];
 	uint32_t owned_q;		/* OR of route_q: outputs held by some message */
 	uint32_t has_credit_q;		/* bit o: credits_q[o] > 0 (derived, for speed) */
 
-	/* Inputs of the current cycle, written by the drivers of the wires. */
-	uint32_t in_valid;
-	flit_t in_flit[ROUTER_MAX_IO];
-	uint32_t credit_in;
-
-	/* Next state, computed by router_eval(), applied by router_commit(). */
+	/*
+	 * Next state, computed by router_eval(), applied by router_commit().  Route
+	 * state changes only at a grant (route_d = req) and when a tail leaves
+	 * (route_d = 0), so those two events are recorded instead of a whole route_d.
+	 * Everything from in_valid to grant_d is in the first cache line: a cycle of a
+	 * router that streams a message touches it and the lines of the ports that
+	 * move, nothing else.
+	 */
 	uint32_t move_d;		/* inputs whose head-of-line flit left */
 	uint32_t push_d;		/* inputs that store their arriving flit */
-	uint32_t out_valid_d;
-	flit_t out_flit_d[ROUTER_MAX_IO];
-	uint32_t route_d[ROUTER_MAX_IO];
+	uint32_t out_valid_d;		/* outputs whose out[o].flit_d is sent */
 	uint32_t credit_arrived_d;	/* credit_in of this cycle, for credits_d */
-	uint32_t grant_d;		/* inputs whose head was granted this cycle */
+	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
+	uint32_t grant_d;		/* inputs whose head was granted: route_q = in[i].req */
 
-	/* Statistics. */
-	uint64_t conflict_cycles;	/* cycles where a head waited for an owned output */
-	bool conflict_now;
-};
+	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: free slots downstream */
+	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
+
+	/* Constants. */
+	int n_ports;		/* P */
+	int n_in, n_out;	/* P + J, P + E */
+	int depth;		/* params->buffer_depth */
+	int node;
+	flit_t *fifo;		/* n_in * depth entries: input i's FIFO from i * depth */
+	const struct router_params *params;
+
+	/*
+	 * The ports start on cache-line boundaries.  The whole structure is an odd
+	 * number of cache lines (21 here), so that the first lines of a thousand
+	 * routers in an array spread over all sets of the caches.
+	 */
+	struct router_input in[ROUTER_MAX_IO] __attribute__((aligned(64)));
+	struct router_output out[ROUTER_MAX_IO] __attribute__((aligned(64)));
+
+	flit_t *msg_head;	/* model only, n_in: head of each message, for deadlock reports */
+	uint64_t conflict_cycles;	/* statistics: cycles where a head waited */
+} __attribute__((aligned(64)));
+
+/* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */
+static inline void router_drive_flit(struct router *r, uint64_t c, int i, flit_t f)
+{
+	r->in_valid[c & 1] |= 1u << i;
+	r->in[i].flit[c & 1] = f;
+}
+
+/* Return a credit to output o in cycle c (a neighbour's credit register, or the NI). */
+static inline void router_drive_credit(struct router *r, uint64_t c, int o)
+{
+	r->credit_in[c & 1] |= 1u << o;
+}
 
 int router_init(struct router *r, const struct router_params *p, int node);
 void router_free(struct router *r);
@@ -80,11 +131,11 @@ static inline int router_ejection_port(const struct router *r, int input)
 /* The route computation of section 8: output mask for a head arriving on input. */
 uint32_t router_route(const struct router *r, flit_t head, int input);
 
-/* True if anything must be evaluated in this router this cycle. */
+/* True if anything must be evaluated in this router this cycle or the next. */
 static inline bool router_busy(const struct router *r)
 {
-	return r->in_valid || r->credit_in || r->out_valid_q || r->credit_out_q ||
-	       r->nonempty;
+	return r->in_valid[0] || r->in_valid[1] || r->credit_in[0] || r->credit_in[1] ||
+	       r->out_valid_q || r->credit_out_q || r->nonempty;
 }
 
 void router_eval(struct router *r, uint64_t cycle);

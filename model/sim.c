@@ -114,22 +114,22 @@ static void me_report_blocked(void *e, FILE *out)
 			uint32_t want;
 			flit_t hol;
 
-			if (!r->count[i] && !r->route_q[i])
+			if (!r->in[i].count && !r->in[i].route_q)
 				continue;
-			hol = r->count[i] ? r->fifo[i * p->buffer_depth + r->rd_ptr[i]] : 0;
-			if (r->route_q[i]) {
+			hol = r->in[i].count ? r->fifo[i * p->buffer_depth + r->in[i].rd_ptr] : 0;
+			if (r->in[i].route_q) {
 				h = header_unpack(flit_payload(r->msg_head[i]), (unsigned)p->payload_width);
-				want = r->route_q[i];
+				want = r->in[i].route_q;
 			} else {
 				h = header_unpack(flit_payload(hol), (unsigned)p->payload_width);
 				want = router_route(r, hol, i);
 			}
 			fprintf(out, "  node %d input %d (%s %d): %d flits buffered, message %s from %d %s %d seq %u %s outputs 0x%x\n",
 				v, i, i < r->n_ports ? "link" : "injection",
-				i < r->n_ports ? i : i - r->n_ports, r->count[i],
+				i < r->n_ports ? i : i - r->n_ports, r->in[i].count,
 				h.type == HDR_B ? "B" : (h.ir ? "R+IR" : "R"), h.source,
 				h.type == HDR_B ? "root" : "to", h.address, h.seq,
-				r->route_q[i] ? "holds" : "waits for", want);
+				r->in[i].route_q ? "holds" : "waits for", want);
 			if (++shown == 64)
 				break;
 		}
@@ -231,10 +231,8 @@ void sim_destroy(struct sim *s)
 		model_engine_destroy(&s->engine);
 	ni_destroy(s->ni);
 	checker_destroy(s->checker);
-	for (int i = 0; i < s->n_messages; i++) {
-		free(s->messages[i]->data);
-		free(s->messages[i]);
-	}
+	for (int i = 0; i < s->n_messages; i++)
+		free(s->messages[i]);	/* and its data */
 	free(s->messages);
 	free(s->tags);
 	free(s->next_seq);
@@ -308,11 +306,11 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 			return set_error(s, "out of memory");
 		s->cap_messages = cap;
 	}
-	m = calloc(1, sizeof(*m));
-	if (!m || (r->len > 1 && !(m->data = malloc(sizeof(uint64_t) * (size_t)(r->len - 1))))) {
-		free(m);
+	/* The data words follow the message in one allocation. */
+	m = malloc(sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
+	if (!m)
 		return set_error(s, "out of memory");
-	}
+	*m = (struct message){ .data = r->len > 1 ? (uint64_t *)(m + 1) : NULL };
 	m->id = s->n_messages;
 	m->source = node;
 	m->seq = s->next_seq[node]++;
@@ -441,7 +439,8 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		s->pending_done = p;
 		s->cap_pending_done = n_done;
 	}
-	memcpy(s->pending_done, done, sizeof(int) * (size_t)n_done);
+	if (n_done)	/* (done may be NULL when nothing was ever done) */
+		memcpy(s->pending_done, done, sizeof(int) * (size_t)n_done);
 	s->n_pending_done = n_done;
 
 	/* 3. Clock edge. */

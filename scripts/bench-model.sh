@@ -1,17 +1,27 @@
 #!/usr/bin/env bash
 # Benchmark of the C model (one core): simulated cycles/s and flit-hops/s.
 # Usage: scripts/bench-model.sh        (builds first; prints one line per workload)
+#   WORMCAST=path/to/wormcast  benchmark that binary instead (no build), e.g. an
+#                              older build for a before/after comparison
+#   RUNS=n                     best of n runs (default 3)
+# See docs/performance.md for figures and what bounds them.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
-"$top/scripts/build.sh"
-wc="$top/build/wormcast"
+if [ -n "${WORMCAST:-}" ]; then
+  wc=$WORMCAST
+else
+  "$top/scripts/build.sh"
+  wc="$top/build/wormcast"
+fi
+runs=${RUNS:-3}
+echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
 
-# A run's wall time is measured around the process (including set-up), best of 3.
+# A run's wall time is measured around the process (including set-up), best of $runs.
 bench() {
   local label=$1; shift
   local best=""
   local out
-  for _ in 1 2 3; do
+  for _ in $(seq "$runs"); do
     local t0 t1
     t0=$(date +%s.%N)
     out=$("$@" --json)
