@@ -9,6 +9,7 @@
  */
 #include "checker.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,12 +157,15 @@ static void log_delivery(struct checker *c, int msg, int node, uint64_t head, ui
 }
 
 /* Errors are rare: kept out of line, so the per-flit path stays short. */
-static __attribute__((cold, noinline)) enum checker_result
-fail(struct checker *c, const char *fmt, int node, int channel, uint64_t cycle, flit_t f, int msg)
+static __attribute__((cold, noinline, format(printf, 6, 7))) enum checker_result
+fail(struct checker *c, int node, int channel, uint64_t cycle, flit_t f, const char *fmt, ...)
 {
 	char what[256];
+	va_list ap;
 
-	snprintf(what, sizeof(what), fmt, msg);
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
 	snprintf(c->error, sizeof(c->error),
 		 "checker: cycle %llu node %d ejection channel %d flit 0x%llx: %s",
 		 (unsigned long long)cycle, node, channel, (unsigned long long)f, what);
@@ -175,18 +179,16 @@ data_error(struct checker *c, const struct rx_state *rx, struct message **messag
 {
 	bool last = rx->left == 1;
 	int idx = messages[rx->msg]->len - 1 - rx->left;
-	char why[128];
 
 	if (flit_is_head(f))
-		return fail(c, "head while message %d is still arriving", node, channel, cycle, f,
+		return fail(c, node, channel, cycle, f, "head while message %d is still arriving",
 			    rx->msg);
 	if (flit_is_tail(f) != last)
-		return fail(c, last ? "message %d: last data flit is not a tail" :
-				      "message %d: tail arrived early", node, channel, cycle, f, rx->msg);
-	snprintf(why, sizeof(why), "message %%d: data word %d is 0x%llx, sent 0x%llx",
-		 idx, (unsigned long long)flit_payload(f),
-		 (unsigned long long)(*rx->next & c->mask));
-	return fail(c, why, node, channel, cycle, f, rx->msg);
+		return fail(c, node, channel, cycle, f, "message %d: %s", rx->msg,
+			    last ? "last data flit is not a tail" : "tail arrived early");
+	return fail(c, node, channel, cycle, f, "message %d: data word %d is 0x%llx, sent 0x%llx",
+		    rx->msg, idx, (unsigned long long)flit_payload(f),
+		    (unsigned long long)(*rx->next & c->mask));
 }
 
 /* A flit on a channel with no message in progress: it must be an expected head. */
@@ -197,12 +199,10 @@ check_head(struct checker *c, struct rx_state *rx, struct message **messages, in
 	int id;
 
 	if (!flit_is_head(f))
-		return fail(c, "data flit without a head (message %d)", node, channel, cycle, f,
-			    -1);
+		return fail(c, node, channel, cycle, f, "data flit without a head");
 	id = take_expectation(c, messages, node, f);
 	if (id < 0)
-		return fail(c, "head of a message this node must not receive%.0d", node, channel,
-			    cycle, f, 0);
+		return fail(c, node, channel, cycle, f, "head of a message this node must not receive");
 	*msg = id;
 	if (flit_is_tail(f)) {
 		*head_too = true;

@@ -364,8 +364,72 @@ static void test_bad_sends(void)
 	sim_destroy(s);
 }
 
+
+/* The checker itself: feed it wrong flits directly and see that it says so. */
+static void test_checker_catches(void)
+{
+	struct topology t;
+	char err[128];
+	uint64_t data[3] = { 11, 22, 33 };
+	struct header h = { .type = HDR_R, .address = 5, .source = 0, .seq = 0 };
+	struct message m = { .id = 0, .source = 0, .address = 5, .len = 4, .data = data };
+	struct message *msgs[1] = { &m };
+	struct checker *c;
+	int id;
+	bool head_too;
+	flit_t head, body, tail;
+
+	topology_init_hypercube(&t, 3, err, sizeof(err));
+	head = flit_make(FLIT_HEAD, header_pack(&h, 32), 32);
+	m.head = head;
+	body = flit_make(FLIT_BODY, 22, 32);	/* word 1 where word 0 is due */
+	tail = flit_make(FLIT_TAIL, 33, 32);
+
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	check(checker_flit(c, msgs, 4, 0, head, 1, &id, &head_too) == CHECK_ERROR &&
+	      strstr(checker_error(c), "must not receive"),
+	      "checker: a head at a node that must not receive it is an error");
+	checker_destroy(c);
+
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	check(checker_flit(c, msgs, 5, 0, body, 1, &id, &head_too) == CHECK_ERROR &&
+	      strstr(checker_error(c), "without a head"),
+	      "checker: a data flit with no head before it is an error");
+	checker_destroy(c);
+
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	check(checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too) == CHECK_HEAD &&
+	      checker_flit(c, msgs, 5, 0, body, 2, &id, &head_too) == CHECK_ERROR &&
+	      strstr(checker_error(c), "data word 0 is 0x16, sent 0xb"),
+	      "checker: a wrong data word is an error naming both values: %s", checker_error(c));
+	checker_destroy(c);
+
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	check(checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too) == CHECK_HEAD &&
+	      checker_flit(c, msgs, 5, 0, tail, 2, &id, &head_too) == CHECK_ERROR &&
+	      strstr(checker_error(c), "tail arrived early"),
+	      "checker: a tail before the last data word is an error");
+	checker_destroy(c);
+
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too);
+	checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, 11, 32), 2, &id, &head_too);
+	checker_flit(c, msgs, 5, 0, body, 3, &id, &head_too);
+	check(checker_flit(c, msgs, 5, 0, tail, 4, &id, &head_too) == CHECK_TAIL &&
+	      checker_outstanding(c) == 0 &&
+	      checker_flit(c, msgs, 5, 0, head, 5, &id, &head_too) == CHECK_ERROR,
+	      "checker: the right message is accepted once; the same message again is an error");
+	checker_destroy(c);
+}
+
 int main(void)
 {
+	test_checker_catches();
 	test_replication_tree();
 	test_pbcast_exact();
 	test_unicast_exact();
