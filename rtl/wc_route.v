@@ -24,12 +24,17 @@
 // The result is all zero when the flit is not a head (flit[0] == 0). The ir bit is
 // ignored for B.
 //
+// The whole computation is one process under "if the flit is a head": in hardware that
+// is the same AND with is_head as before, and a simulator skips it for body and tail
+// flits, which are most of what passes an input.
+//
 // Ports:
 //   node_id_i  this router's node index T (12 bits; an input rather than a parameter so
 //              that one router module serves every node).
 //   in_port_i  index i of the input port (0..NIn-1; NIn <= 24 so 5 bits suffice).
-//   flit_i     the head-of-line flit of that input (kind in [1:0], header in
-//              [PayloadWidth+1:2], section 4).
+//   flit_lo_i  bits [15:0] of the head-of-line flit of that input: the kind [1:0] and,
+//              for a head, the header fields that route: type, ir, address (section 4).
+//              The rest of the flit never influences routing.
 //   route_o    the NOut-bit output mask.
 //
 // InjectBug (deliberate faults for the cosimulation's self-test, 0 = correct):
@@ -43,29 +48,27 @@ module wc_route #(
   parameter integer Rows         = 4,  // mesh rows (Topology 1), 1..64
   parameter integer Cols         = 4,  // mesh columns (Topology 1), 1..64
   parameter integer AllPort      = 1,  // 1 = all-port (E = P ejection channels), 0 = one-port
-  parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct
 ) (
   input  [11:0]                                                  node_id_i,
   input  [4:0]                                                   in_port_i,
-  input  [PayloadWidth+1:0]                                      flit_i,
+  input  [15:0]                                                  flit_lo_i,
   output [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
           + ((AllPort != 0) ? 0 : 1) - 1:0]                      route_o
 );
 
   localparam integer P    = (Topology == 0) ? Dim : 4;
   localparam integer E    = (AllPort != 0) ? P : 1;
-  localparam integer FW   = PayloadWidth + 2;
 
   localparam [4:0] PortP = P[4:0];
 
   // Header fields (section 4).
-  wire        is_head = flit_i[0];
-  wire        hdr_b   = flit_i[2];   // 0 = R, 1 = B
-  wire        hdr_ir  = flit_i[3];
-  wire [11:0] addr    = flit_i[15:4];
-  // The source, seq and tail bits do not influence routing.
-  wire unused_flit_bits = ^{flit_i[FW-1:16], flit_i[1]};
+  wire        is_head = flit_lo_i[0];
+  wire        hdr_b   = flit_lo_i[2];   // 0 = R, 1 = B
+  wire        hdr_ir  = flit_lo_i[3];
+  wire [11:0] addr    = flit_lo_i[15:4];
+  // The tail bit does not influence routing.
+  wire unused_tail_bit = flit_lo_i[1];
 
   // ej(i) as a mask over the E ejection outputs; zero for an injection input.
   wire         is_link = (in_port_i < PortP);
@@ -81,59 +84,59 @@ module wc_route #(
     end
   endgenerate
 
-  wire [P-1:0] links;  // link part of the mask
-  wire         ej;     // deliver locally (on ej(i))
+  reg [P-1:0] links;  // link part of the mask
+  reg         ej;     // deliver locally (on ej(i))
 
   generate
     if (Topology == 0) begin : gen_hypercube
       localparam [11:0] DimMask = (12'd1 << Dim) - 12'd1;
       wire [11:0]  x_full = (addr ^ node_id_i) & DimMask;
-      wire [P-1:0] x      = x_full[P-1:0];
+      wire [P-1:0] x      = x_full[P-1:0];  // the dimensions still to correct
       wire         unused_x_full = ^x_full;  // bits >= Dim are zero by construction
-      wire         at_t   = (x == {P{1'b0}});
-      // Bits below the lowest set bit of x; all ones when x == 0.
-      wire [P-1:0] below_low = ~x & (x - 1'b1);
-      wire [P-1:0] r_hop;
-      wire [P-1:0] b_links;
-      wire         r_ir_ej;
+      // Scratch of the process below.
+      reg         at_t;
+      reg [P-1:0] below_low;  // bits below the lowest set bit of x; all ones if x == 0
+      reg [P-1:0] r_hop;
+      reg [P-1:0] b_links;
+      integer     b;
 
-      if (InjectBug == 1) begin : gen_bug_highest
-        // Fault: e-cube on the highest differing bit instead of the lowest.
-        reg [P-1:0] highest;
-        integer     b;
-        always @* begin
-          highest = {P{1'b0}};
-          for (b = 0; b < P; b = b + 1) begin
-            if (x[b]) begin
-              highest = {P{1'b0}};
-              highest[b] = 1'b1;
+      always @* begin
+        links     = {P{1'b0}};
+        ej        = 1'b0;
+        at_t      = 1'b0;
+        below_low = {P{1'b0}};
+        r_hop     = {P{1'b0}};
+        b_links   = {P{1'b0}};
+        if (is_head) begin
+          at_t      = (x == {P{1'b0}});
+          below_low = ~x & (x - 1'b1);
+          if (InjectBug == 1) begin
+            // Fault: e-cube on the highest differing bit instead of the lowest.
+            for (b = 0; b < P; b = b + 1) begin
+              if (x[b]) begin
+                r_hop    = {P{1'b0}};
+                r_hop[b] = 1'b1;
+              end
             end
+          end else begin
+            r_hop = x & (~x + 1'b1);
+          end
+          if (InjectBug == 3) begin
+            // Fault: the lowest child link of every B mask is dropped.
+            b_links = below_low & (below_low - 1'b1);
+          end else begin
+            b_links = below_low;
+          end
+          if (hdr_b) begin
+            links = b_links;
+            ej    = ~at_t;
+          end else begin
+            links = at_t ? {P{1'b0}} : r_hop;
+            // Fault 4: the ir bit is ignored.
+            ej    = at_t | (hdr_ir & (InjectBug != 4));
           end
         end
-        assign r_hop = highest;
-      end else begin : gen_lowest
-        assign r_hop = x & (~x + 1'b1);
       end
-
-      if (InjectBug == 3) begin : gen_bug_branch
-        // Fault: the lowest child link of every B mask is dropped.
-        assign b_links = below_low & (below_low - 1'b1);
-      end else begin : gen_branch
-        assign b_links = below_low;
-      end
-
-      if (InjectBug == 4) begin : gen_bug_no_ir
-        // Fault: the ir bit is ignored.
-        wire unused_ir = hdr_ir;
-        assign r_ir_ej = 1'b0;
-      end else begin : gen_ir
-        assign r_ir_ej = hdr_ir;
-      end
-
-      assign links = !is_head ? {P{1'b0}} :
-                     hdr_b    ? b_links :
-                     at_t     ? {P{1'b0}} : r_hop;
-      assign ej    = is_head & (hdr_b ? ~at_t : (at_t | r_ir_ej));
 
     end else begin : gen_mesh
       localparam integer RowsM1  = Rows - 1;
@@ -144,50 +147,55 @@ module wc_route #(
       // Port numbering (section 2): E = 0 (col+1), W = 1 (col-1), N = 2 (row-1), S = 3 (row+1).
       wire [11:0] my_r = node_id_i / ColsW;
       wire [11:0] my_c = node_id_i % ColsW;
-      wire [11:0] d_r  = addr / ColsW;
-      wire [11:0] d_c  = addr % ColsW;
       wire [3:0]  exist = {my_r != LastRow, my_r != 12'd0, my_c != 12'd0, my_c != LastCol};
-      wire        same_r = (d_r == my_r);
-      wire        same_c = (d_c == my_c);
-      wire        at_t   = same_r & same_c;
-      wire [3:0]  go_x   = (d_c > my_c) ? 4'b0001 : 4'b0010;  // E : W
-      wire [3:0]  go_y   = (d_r > my_r) ? 4'b1000 : 4'b0100;  // S : N
-      wire [3:0]  r_hop;
-      wire [3:0]  b_raw;
-      wire [3:0]  b_links;
-      wire        r_ir_ej;
+      // Scratch of the process below.
+      reg [11:0] d_r, d_c;  // row and column of the address
+      reg        same_r, same_c, at_t;
+      reg [3:0]  go_x, go_y, r_hop, b_raw, b_ex;
 
-      if (InjectBug == 1) begin : gen_bug_yx
-        // Fault: route Y before X.
-        assign r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;
-      end else begin : gen_xy
-        assign r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;
+      always @* begin
+        links  = 4'b0000;
+        ej     = 1'b0;
+        d_r    = 12'd0;
+        d_c    = 12'd0;
+        same_r = 1'b0;
+        same_c = 1'b0;
+        at_t   = 1'b0;
+        go_x   = 4'b0000;
+        go_y   = 4'b0000;
+        r_hop  = 4'b0000;
+        b_raw  = 4'b0000;
+        b_ex   = 4'b0000;
+        if (is_head) begin
+          d_r    = addr / ColsW;
+          d_c    = addr % ColsW;
+          same_r = (d_r == my_r);
+          same_c = (d_c == my_c);
+          at_t   = same_r & same_c;
+          go_x   = (d_c > my_c) ? 4'b0001 : 4'b0010;  // E : W
+          go_y   = (d_r > my_r) ? 4'b1000 : 4'b0100;  // S : N
+          if (InjectBug == 1) begin
+            // Fault: route Y before X.
+            r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;
+          end else begin
+            r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;
+          end
+          // B: root, root's row, or a column (d_r / d_c are the root's row / column).
+          b_raw = at_t   ? 4'b1111 :
+                  same_r ? (go_x ^ 4'b0011) | 4'b1100 :   // away from the root: E if c > cs
+                           (go_y ^ 4'b1100);               // away from the root's row
+          b_ex  = b_raw & exist;
+          if (hdr_b) begin
+            // Fault 3: the lowest child link of every B mask is dropped.
+            links = (InjectBug == 3) ? (b_ex & (b_ex - 1'b1)) : b_ex;
+            ej    = ~at_t;
+          end else begin
+            links = r_hop & exist;
+            // Fault 4: the ir bit is ignored.
+            ej    = at_t | (hdr_ir & (InjectBug != 4));
+          end
+        end
       end
-
-      // B: root, root's row, or a column (d_r / d_c are the root's row / column).
-      assign b_raw = at_t   ? 4'b1111 :
-                     same_r ? (go_x ^ 4'b0011) | 4'b1100 :   // away from the root: E if c > cs
-                              (go_y ^ 4'b1100);               // away from the root's row
-
-      if (InjectBug == 3) begin : gen_bug_branch
-        // Fault: the lowest child link of every B mask is dropped.
-        wire [3:0] b_ex = b_raw & exist;
-        assign b_links = b_ex & (b_ex - 1'b1);
-      end else begin : gen_branch
-        assign b_links = b_raw & exist;
-      end
-
-      if (InjectBug == 4) begin : gen_bug_no_ir
-        // Fault: the ir bit is ignored.
-        wire unused_ir = hdr_ir;
-        assign r_ir_ej = 1'b0;
-      end else begin : gen_ir
-        assign r_ir_ej = hdr_ir;
-      end
-
-      assign links = !is_head ? 4'b0000 :
-                     hdr_b    ? b_links : (r_hop & exist);
-      assign ej    = is_head & (hdr_b ? ~at_t : (at_t | r_ir_ej));
     end
   endgenerate
 

@@ -38,6 +38,24 @@
 //   ej_flit_o       [E*FW]  out_flit_q of output P+e.
 //   ej_credit_i     [E]     credit returned by the NI for ejection channel e.
 //
+// Structure. The per-input blocks (FIFO storage, route computation) are generate
+// instances; what couples the ports (allocation, move, next route, crossbar control)
+// is a few combinational processes that walk the ports in loops with constant bounds,
+// so every part-select has a constant offset once the loops are unrolled. The shape is
+// chosen for simulation speed as much as for synthesis (docs/performance.md, "RTL
+// simulation speed"): a cycle-based simulator such as Verilator re-evaluates all
+// combinational logic that depends on an input each time the model is evaluated --
+// twice per clock cycle -- and once more after the clock edge, while a register's
+// update runs once per edge. So:
+//   - the combinational part works on narrow per-port control bits and masks, and
+//     skips idle inputs (a process guards the per-input work by "has a flit and a
+//     route", the allocation by "some head is waiting");
+//   - the wide flits are only selected at the input of the output registers, which
+//     load on a send (xbar_sel says from which input), and only the low 16 bits of a
+//     head-of-line flit (kind and routing fields) go through the combinational path;
+//   - FIFO pointers and counts and the credit counters are counters with load
+//     enables, updated only when they change.
+//
 // InjectBug (deliberate faults for the cosimulation's self-test; 0 = correct router):
 //   1  wrong routing bit (wc_route: highest differing bit / Y before X)
 //   2  lost credit: the first credit of link input 0 is never sent
@@ -86,7 +104,8 @@ module wc_router #(
   localparam integer NIn  = P + J;
   localparam integer NOut = P + E;
   localparam integer FW   = PayloadWidth + 2;
-  localparam integer RrW  = $clog2(NIn);
+  localparam integer RrW  = $clog2(NIn);  // rr_q
+  localparam integer SelW = $clog2(NIn);  // an input index in xbar_sel
   localparam integer CredMax = (InjectBug == 5) ? BufferDepth + 1 : BufferDepth;
   localparam integer CredW   = $clog2(CredMax + 1);
 
@@ -95,67 +114,81 @@ module wc_router #(
   localparam [CredW-1:0] CredReset = CredMax[CredW-1:0];
 
   // ---------------------------------------------------------------------------
-  // Registers (section 6).
+  // Registers (section 6). The FIFOs are in the wc_fifo instances.
   // ---------------------------------------------------------------------------
   reg  [NIn*NOut-1:0]   route_q;
-  wire [NIn*NOut-1:0]   route_d;
+  reg  [NIn*NOut-1:0]   route_d;
   reg  [NIn-1:0]        credit_out_q;
   wire [NIn-1:0]        credit_out_d;
   reg  [NOut-1:0]       out_valid_q;
-  wire [NOut-1:0]       out_valid_d;
+  reg  [NOut-1:0]       out_valid_d;
   reg  [NOut*FW-1:0]    out_flit_q;
-  wire [NOut*FW-1:0]    out_flit_d;
   reg  [NOut*CredW-1:0] credits_q;
-  wire [NOut*CredW-1:0] credits_d;
   reg  [RrW-1:0]        rr_q;
   wire [RrW-1:0]        rr_d;
 
-  // Inputs gathered by router port index.
-  wire [NIn-1:0]    in_valid  = {inj_valid_i, link_valid_i};
-  wire [NIn*FW-1:0] in_flit   = {inj_flit_i, link_flit_i};
-  wire [NOut-1:0]   credit_in = {ej_credit_i, link_credit_i};
+  wire [NIn-1:0]  in_valid  = {inj_valid_i, link_valid_i};
+  wire [NOut-1:0] credit_in = {ej_credit_i, link_credit_i};
 
-  wire [NIn-1:0]      hol_valid;
-  wire [NIn*FW-1:0]   hol_flit;
-  wire [NIn*NOut-1:0] req;
-  wire [NIn-1:0]      grant;
-  wire [NIn*NOut-1:0] cur;
-  wire [NIn-1:0]      move;
-  wire [NOut-1:0]     ready;
+  // Per input, bit (or slice) i for input i. The FIFO outputs are functions of the
+  // registers only.
+  wire [NIn-1:0]      fifo_nonempty;  // count[i] > 0
+  wire [NIn-1:0]      fifo_full;      // count[i] == BufferDepth
+  wire [NIn*FW-1:0]   fifo_head;      // fifo[i][rd_ptr]
+  wire [NIn-1:0]      hol_tail;       // is_tail(hol_flit[i])
+  wire [NIn*NOut-1:0] route_mask;     // route(hol_flit[i], i); zero unless a head
+  wire [NIn-1:0]      owns;           // input i's route_q counts as taken (step 4)
+  reg  [NIn-1:0]      move;           // step 6
+
+  // Step 1, valid part: an empty FIFO is bypassed.
+  wire [NIn-1:0] hol_valid = fifo_nonempty | in_valid;
+  // Step 10: pop a buffered head that moves; push an arriving flit unless it was
+  // bypassed (moved while the FIFO was empty). A push into a full FIFO is dropped: it
+  // only happens with InjectBug 5.
+  wire [NIn-1:0] fifo_pop  = fifo_nonempty & move;
+  wire [NIn-1:0] fifo_push = in_valid & ~(~fifo_nonempty & move) & ~fifo_full;
 
   // ---------------------------------------------------------------------------
-  // Steps 1, 3, 5, 6, 9, 10 per input: FIFO / head of line, route, current route, move.
+  // Per input: FIFO, head-of-line flit (step 1) and route computation (step 3).
   // ---------------------------------------------------------------------------
   genvar gi;
   generate
     for (gi = 0; gi < NIn; gi = gi + 1) begin : gen_input
       localparam [4:0] PortIdx = gi;
-      // Outputs that route() can ever select for this input: every link, plus the
-      // paired ejection channel for a link input. Only helps synthesis remove constant
-      // crossbar paths and route_q bits; route() never sets the other bits.
-      localparam integer EjBit = P + ((AllPort != 0) ? gi : 0);
-      localparam integer PossInt = (gi < P) ? (((1 << P) - 1) | (1 << EjBit))
-                                            : ((1 << P) - 1);
-      localparam [NOut-1:0] PossMask = PossInt[NOut-1:0];
 
-      wire [NOut-1:0] route_mask;
-      wire [NOut-1:0] route_cur_q = route_q[gi*NOut +: NOut];
-      wire [NOut-1:0] req_i;
-      wire [NOut-1:0] cur_i;
-      wire            is_tail = hol_flit[gi*FW + 1];
+      wire [FW-1:0]   in_flit;
+      wire            nonempty;
+      wire [FW-1:0]   head;
+      wire [15:0]     hol_lo;  // hol_flit[15:0]: the kind and the routing fields
+      wire [NOut-1:0] route_raw;
+
+      // The input's own slice of the link or injection port.
+      if (gi < P) begin : gen_link_in
+        assign in_flit = link_flit_i[gi*FW +: FW];
+      end else begin : gen_inj_in
+        assign in_flit = inj_flit_i[(gi-P)*FW +: FW];
+      end
 
       wc_fifo #(
         .Depth (BufferDepth),
         .Width (FW)
       ) u_fifo (
-        .clk_i       (clk_i),
-        .rst_ni      (rst_ni),
-        .in_valid_i  (in_valid[gi]),
-        .in_data_i   (in_flit[gi*FW +: FW]),
-        .deq_i       (move[gi]),
-        .hol_valid_o (hol_valid[gi]),
-        .hol_data_o  (hol_flit[gi*FW +: FW])
+        .clk_i      (clk_i),
+        .rst_ni     (rst_ni),
+        .push_i     (fifo_push[gi]),
+        .data_i     (in_flit),
+        .pop_i      (fifo_pop[gi]),
+        .nonempty_o (nonempty),
+        .full_o     (fifo_full[gi]),
+        .head_o     (head)
       );
+      assign fifo_nonempty[gi]      = nonempty;
+      assign fifo_head[gi*FW +: FW] = head;
+
+      // Step 1, flit part. Only the low bits are needed before the clock edge (route,
+      // tail); the whole flit is selected at the output register (step 7 below).
+      assign hol_lo       = nonempty ? head[15:0] : in_flit[15:0];
+      assign hol_tail[gi] = hol_lo[1];
 
       wc_route #(
         .Topology     (Topology),
@@ -163,30 +196,169 @@ module wc_router #(
         .Rows         (Rows),
         .Cols         (Cols),
         .AllPort      (AllPort),
-        .PayloadWidth (PayloadWidth),
         .InjectBug    (InjectBug)
       ) u_route (
         .node_id_i (node_id_i),
         .in_port_i (PortIdx),
-        .flit_i    (hol_flit[gi*FW +: FW]),
-        .route_o   (route_mask)
+        .flit_lo_i (hol_lo),
+        .route_o   (route_raw)
       );
 
-      // Step 3: a valid head (route_mask is zero for non-heads) with no route in progress.
-      assign req_i = (hol_valid[gi] && route_cur_q == {NOut{1'b0}}) ?
-                     (route_mask & PossMask) : {NOut{1'b0}};
-      assign req[gi*NOut +: NOut] = req_i;
-      // Step 5.
-      assign cur_i = route_cur_q | (grant[gi] ? req_i : {NOut{1'b0}});
-      assign cur[gi*NOut +: NOut] = cur_i;
-      // Step 6: leave once towards all outputs of the message, or not at all.
-      assign move[gi] = hol_valid[gi] && (cur_i != {NOut{1'b0}}) &&
-                        ((cur_i & ~ready) == {NOut{1'b0}});
-      // Step 9.
-      assign route_d[gi*NOut +: NOut] = (move[gi] && is_tail) ? {NOut{1'b0}}
-                                                               : (cur_i & PossMask);
+      // route() never selects an output outside poss_mask(gi); saying so lets synthesis
+      // drop the constant-zero route_q bits and crossbar paths.
+      assign route_mask[gi*NOut +: NOut] = route_raw & poss_mask(gi);
+
+      if (InjectBug == 6) begin : gen_bug_early_release
+        // Fault: an input whose head of line is its tail no longer holds its outputs.
+        assign owns[gi] = ~(hol_valid[gi] & hol_tail[gi]);
+      end else begin : gen_hold_to_tail
+        assign owns[gi] = 1'b1;
+      end
     end
   endgenerate
+
+  // poss_out(i, o): route() can select output o for input i: every link, plus the paired
+  // ejection channel (all-port) or the single one (one-port) for a link input.
+  // poss_mask(i): the same as a mask. Both are only called with constants (genvars and
+  // unrolled loop indices), so they are constants.
+  function automatic poss_out;
+    input integer in_idx;
+    input integer out_idx;
+    begin
+      poss_out = (out_idx < P) ||
+                 (in_idx < P && out_idx == P + ((AllPort != 0) ? in_idx : 0));
+    end
+  endfunction
+
+  function automatic [NOut-1:0] poss_mask;
+    input integer in_idx;
+    integer ob;
+    begin
+      for (ob = 0; ob < NOut; ob = ob + 1) begin
+        poss_mask[ob] = poss_out(in_idx, ob);
+      end
+    end
+  endfunction
+
+  // ---------------------------------------------------------------------------
+  // Steps 2 to 9. Idle inputs, most of them at any load, cost a simulator a test each
+  // (see the header); in hardware the guards are ordinary muxes.
+  // ---------------------------------------------------------------------------
+  reg  [NOut-1:0] cred_avail;  // credits_q[o] > 0
+  reg  [NOut-1:0] held;        // OR of route_q[j] over the inputs that own theirs
+  reg  [NIn-1:0]  route_idle;  // route_q[i] == 0: no message in progress at input i
+  wire [NIn-1:0]  first_pass = {NIn{1'b1}} << rr_q;  // inputs rr_q..NIn-1, see step 4
+  integer         ci, co;
+
+  // Functions of the registers alone.
+  always @* begin
+    for (co = 0; co < NOut; co = co + 1) begin
+      cred_avail[co] = (credits_q[co*CredW +: CredW] != {CredW{1'b0}});
+    end
+    for (ci = 0; ci < NIn; ci = ci + 1) begin
+      route_idle[ci] = (route_q[ci*NOut +: NOut] == {NOut{1'b0}});
+    end
+  end
+
+  // Step 4's starting point: the outputs owned by messages in progress. Also a function
+  // of the registers alone, except with InjectBug 6.
+  integer hi;
+  always @* begin
+    held = {NOut{1'b0}};
+    for (hi = 0; hi < NIn; hi = hi + 1) begin
+      if (owns[hi]) begin
+        held = held | route_q[hi*NOut +: NOut];
+      end
+    end
+  end
+
+  // Step 2: a credit arriving this cycle is usable this cycle.
+  wire [NOut-1:0] ready = cred_avail | credit_in;
+
+  // Step 3: a valid head of line (route_mask is zero for non-heads) with no route in
+  // progress requests its route. A stale flit held on a link while its valid is 0 is
+  // not a head waiting.
+  reg [NIn*NOut-1:0] req;
+  integer            ri;
+  always @* begin
+    req = {NIn*NOut{1'b0}};
+    for (ri = 0; ri < NIn; ri = ri + 1) begin
+      if (hol_valid[ri] && route_idle[ri]) begin
+        req[ri*NOut +: NOut] = route_mask[ri*NOut +: NOut];
+      end
+    end
+  end
+
+  // Step 4: all-or-nothing allocation, greedy in the order rr_q, rr_q+1, ... (mod NIn).
+  // Instead of rotating the requests by rr_q and the grants back, the walk makes two
+  // passes over the inputs in fixed order: the first admits the inputs i >= rr_q
+  // (first_pass[i] set), the second the others; that is the same order, with constant
+  // indices only. Most cycles no head is waiting and there is nothing to walk.
+  reg [NIn-1:0] grant;
+  /* verilator tracing_off */
+  reg [NOut-1:0] taken;  // outputs held or granted so far in the walk
+  reg [NOut-1:0] req_a;  // req of the input visited
+  integer        ai, apass;
+  /* verilator tracing_on */
+  always @* begin
+    grant = {NIn{1'b0}};
+    taken = held;
+    req_a = {NOut{1'b0}};
+    if (req != {NIn*NOut{1'b0}}) begin
+      for (apass = 0; apass < 2; apass = apass + 1) begin
+        for (ai = 0; ai < NIn; ai = ai + 1) begin
+          req_a = req[ai*NOut +: NOut];
+          if ((first_pass[ai] == (apass == 0)) && req_a != {NOut{1'b0}} &&
+              (req_a & taken) == {NOut{1'b0}}) begin
+            grant[ai] = 1'b1;
+            taken     = taken | req_a;
+          end
+        end
+      end
+    end
+  end
+
+  // Steps 5, 6, 9 and the control of step 7, input by input: the current route, the
+  // move, the next route and, per output, the input whose flit it loads (xbar_sel). At
+  // most one input owns an output (with InjectBug 6 the last one wins).
+  reg [NOut*SelW-1:0] xbar_sel;
+  /* verilator tracing_off */
+  reg [NOut-1:0]      cur_m;  // step 5 for the input visited
+  integer             mi, mo;
+  /* verilator tracing_on */
+  // Only an input with a flit and a route (in progress, or granted now) can move or
+  // change its route; for the others route_d = route_q and move = 0.
+  wire [NIn-1:0] busy = hol_valid & (~route_idle | grant);
+  always @* begin
+    move        = {NIn{1'b0}};
+    route_d     = route_q;
+    out_valid_d = {NOut{1'b0}};
+    xbar_sel    = {NOut*SelW{1'b0}};
+    cur_m       = {NOut{1'b0}};
+    for (mi = 0; mi < NIn; mi = mi + 1) begin
+      if (busy[mi]) begin
+        // Step 5.
+        cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
+        route_d[mi*NOut +: NOut] = cur_m;
+        // Step 6: leave once towards all outputs of the message, or not at all.
+        if ((cur_m & ~ready) == {NOut{1'b0}}) begin
+          move[mi]    = 1'b1;
+          out_valid_d = out_valid_d | cur_m;
+          // Step 9: the tail releases the route.
+          if (hol_tail[mi]) begin
+            route_d[mi*NOut +: NOut] = {NOut{1'b0}};
+          end
+          // Step 7, control: the outputs route() can give this input (poss_out is a
+          // constant here) load its flit.
+          for (mo = 0; mo < NOut; mo = mo + 1) begin
+            if (poss_out(mi, mo) && cur_m[mo]) begin
+              xbar_sel[mo*SelW +: SelW] = mi[SelW-1:0];
+            end
+          end
+        end
+      end
+    end
+  end
 
   // Step 10: credit_out_d = move (InjectBug 2: the first credit of link input 0 is lost).
   generate
@@ -206,114 +378,6 @@ module wc_router #(
     end
   endgenerate
 
-  // ---------------------------------------------------------------------------
-  // Step 4: all-or-nothing allocation, greedy in the order rr_q, rr_q+1, ... (mod NIn).
-  // The request vector is rotated so that entry n is input (rr_q + n) mod NIn, walked
-  // with a fixed priority, and the grants are rotated back.
-  // ---------------------------------------------------------------------------
-  // owns[j]: input j's route_q counts as taken.
-  wire [NIn-1:0] owns;
-  genvar gt;
-  generate
-    for (gt = 0; gt < NIn; gt = gt + 1) begin : gen_owns
-      if (InjectBug == 6) begin : gen_bug_early_release
-        // Fault: an input whose head of line is its tail no longer holds its outputs.
-        assign owns[gt] = ~(hol_valid[gt] & hol_flit[gt*FW + 1]);
-      end else begin : gen_hold_to_tail
-        assign owns[gt] = 1'b1;
-      end
-    end
-  endgenerate
-
-  reg [NOut-1:0] taken_init;
-  integer        tj;
-  always @* begin
-    taken_init = {NOut{1'b0}};
-    for (tj = 0; tj < NIn; tj = tj + 1) begin
-      if (owns[tj]) begin
-        taken_init = taken_init | route_q[tj*NOut +: NOut];
-      end
-    end
-  end
-
-  // The rotation is done as log2(NIn) stages; stage s rotates by 2^s when rr_q[s] is set
-  // (rotations commute, so the stages compose to a rotation by rr_q).
-  reg [NIn*NOut-1:0] req_rot, req_tmp;
-  reg [NIn-1:0]      grant_rot, grant_tmp, grant_unrot;
-  reg [NOut-1:0]     taken_walk;
-  reg [NOut-1:0]     req_n;
-  integer            st, an;
-  always @* begin
-    // Rotate requests: entry n becomes input (rr_q + n) mod NIn.
-    req_rot = req;
-    for (st = 0; st < RrW; st = st + 1) begin
-      req_tmp = req_rot;
-      if (rr_q[st]) begin
-        for (an = 0; an < NIn; an = an + 1) begin
-          req_tmp[an*NOut +: NOut] = req_rot[((an + ((1 << st) % NIn)) % NIn)*NOut +: NOut];
-        end
-      end
-      req_rot = req_tmp;
-    end
-    // Fixed-priority greedy walk over the rotated order.
-    taken_walk = taken_init;
-    grant_rot  = {NIn{1'b0}};
-    for (an = 0; an < NIn; an = an + 1) begin
-      req_n = req_rot[an*NOut +: NOut];
-      if (req_n != {NOut{1'b0}} && (req_n & taken_walk) == {NOut{1'b0}}) begin
-        grant_rot[an] = 1'b1;
-        taken_walk    = taken_walk | req_n;
-      end
-    end
-    // Rotate the grants back: input i is entry (i - rr_q) mod NIn.
-    grant_unrot = grant_rot;
-    for (st = 0; st < RrW; st = st + 1) begin
-      grant_tmp = grant_unrot;
-      if (rr_q[st]) begin
-        for (an = 0; an < NIn; an = an + 1) begin
-          grant_tmp[an] = grant_unrot[(an + NIn - ((1 << st) % NIn)) % NIn];
-        end
-      end
-      grant_unrot = grant_tmp;
-    end
-  end
-  assign grant = grant_unrot;
-
-  // ---------------------------------------------------------------------------
-  // Steps 2, 7, 8 per output: readiness, crossbar, credit counter.
-  // ---------------------------------------------------------------------------
-  genvar go;
-  generate
-    for (go = 0; go < NOut; go = go + 1) begin : gen_output
-      wire [CredW-1:0] cred_q = credits_q[go*CredW +: CredW];
-      reg  [FW-1:0]    xbar_flit;
-      reg              xbar_valid;
-      integer          xi;
-
-      // Step 2: a credit arriving this cycle is usable this cycle.
-      assign ready[go] = (cred_q != {CredW{1'b0}}) | credit_in[go];
-
-      // Step 7: at most one input owns this output (the last one wins otherwise).
-      always @* begin
-        xbar_valid = 1'b0;
-        xbar_flit  = hol_flit[0 +: FW];
-        for (xi = 0; xi < NIn; xi = xi + 1) begin
-          if (move[xi] && cur[xi*NOut + go]) begin
-            xbar_valid = 1'b1;
-            xbar_flit  = hol_flit[xi*FW +: FW];
-          end
-        end
-      end
-
-      assign out_valid_d[go] = xbar_valid;
-      assign out_flit_d[go*FW +: FW] = xbar_valid ? xbar_flit : out_flit_q[go*FW +: FW];
-
-      // Step 8.
-      assign credits_d[go*CredW +: CredW] = cred_q - {{(CredW-1){1'b0}}, xbar_valid}
-                                                   + {{(CredW-1){1'b0}}, credit_in[go]};
-    end
-  endgenerate
-
   // Step 11.
   assign rr_d = (rr_q == RrLast) ? {RrW{1'b0}} : rr_q + 1'b1;
 
@@ -325,16 +389,64 @@ module wc_router #(
       route_q      <= {NIn*NOut{1'b0}};
       credit_out_q <= {NIn{1'b0}};
       out_valid_q  <= {NOut{1'b0}};
-      out_flit_q   <= {NOut*FW{1'b0}};
-      credits_q    <= {NOut{CredReset}};
       rr_q         <= {RrW{1'b0}};
     end else begin
       route_q      <= route_d;
       credit_out_q <= credit_out_d;
       out_valid_q  <= out_valid_d;
-      out_flit_q   <= out_flit_d;
-      credits_q    <= credits_d;
       rr_q         <= rr_d;
+    end
+  end
+
+  // Step 8: credits_q[o] counts down when output o sends a flit and up when a credit
+  // comes back, and stays when both or neither happen: an up/down counter per output.
+  integer ko;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      credits_q <= {NOut{CredReset}};
+    end else begin
+      for (ko = 0; ko < NOut; ko = ko + 1) begin
+        if (out_valid_d[ko] && !credit_in[ko]) begin
+          credits_q[ko*CredW +: CredW] <= credits_q[ko*CredW +: CredW] - 1'b1;
+        end else if (credit_in[ko] && !out_valid_d[ko]) begin
+          credits_q[ko*CredW +: CredW] <= credits_q[ko*CredW +: CredW] + 1'b1;
+        end
+      end
+    end
+  end
+
+  // Step 7, data path: an output register loads only when a flit is sent, and then the
+  // head-of-line flit of the input that drives it, xbar_sel[o] (the FIFO head, or the
+  // arriving flit if the FIFO is empty). The flits are the wide part of the router;
+  // selecting them at the register input moves them once per clock edge instead of at
+  // every evaluation of the combinational logic.
+  function automatic [FW-1:0] pick_flit;
+    input [SelW-1:0]   sel;
+    input [NIn-1:0]    nonempty;
+    input [NIn*FW-1:0] heads;
+    input [NIn*FW-1:0] arriving;
+    integer            k;
+    begin
+      pick_flit = {FW{1'b0}};
+      for (k = 0; k < NIn; k = k + 1) begin
+        if (sel == k[SelW-1:0]) begin
+          pick_flit = nonempty[k] ? heads[k*FW +: FW] : arriving[k*FW +: FW];
+        end
+      end
+    end
+  endfunction
+
+  integer xo;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      out_flit_q <= {NOut*FW{1'b0}};
+    end else begin
+      for (xo = 0; xo < NOut; xo = xo + 1) begin
+        if (out_valid_d[xo]) begin
+          out_flit_q[xo*FW +: FW] <= pick_flit(xbar_sel[xo*SelW +: SelW], fifo_nonempty,
+                                               fifo_head, {inj_flit_i, link_flit_i});
+        end
+      end
     end
   end
 
