@@ -8,7 +8,6 @@
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
-#include <deque>
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,14 +20,6 @@ extern "C" {
 }
 
 namespace {
-
-// Registers of every router in one cycle, as the comparison sees them.
-struct Snapshot {
-    uint64_t cycle = 0;
-    std::vector<uint8_t> valid;    // node * n_out + port
-    std::vector<uint64_t> flit;    // node * n_out + port
-    std::vector<uint8_t> credit;   // node * n_in + port
-};
 
 class Engine {
 public:
@@ -46,6 +37,12 @@ public:
             model_ = network_create(&p);
         }
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
+        // The snapshots are reused: a ring of kWindow cycles for the mismatch window.
+        history_.resize(cosim_ ? kWindow : 1);
+        for (auto& h : history_) {
+            h.first.resize(nodes_, n_out_);
+            h.second.resize(nodes_, n_out_);
+        }
     }
 
     ~Engine()
@@ -77,9 +74,15 @@ public:
     {
         if (model_) network_step(model_, cycle);
         rtl_->clock();
-        collect_rtl_outputs();
+        std::pair<RegisterSnapshot, RegisterSnapshot>& slot = history_[next_slot_];
+        slot.second.cycle = cycle + 1;
+        rtl_->read_registers(slot.second);
+        collect_rtl_outputs(slot.second);
         if (!cosim_) return 0;
-        compare(cycle + 1);
+        slot.first.cycle = cycle + 1;
+        compare(slot.first, slot.second);
+        next_slot_ = (next_slot_ + 1) % history_.size();
+        if (history_used_ < history_.size()) ++history_used_;
         // After the first difference, run a few more cycles into the window, then stop.
         if (mismatches_ && cycle + 1 >= stop_at_) {
             write_window();
@@ -114,25 +117,26 @@ public:
     }
 
 private:
-    // The NI-facing outputs and the link activity, read from the RTL.
-    void collect_rtl_outputs()
+    // The NI-facing outputs and the link activity, read from the RTL's registers.
+    void collect_rtl_outputs(const RegisterSnapshot& rs)
     {
         ej_.clear();
         inj_credit_.clear();
         outputs_valid_ = 0;
+        const uint32_t links = (1u << ports_) - 1;
         for (int v = 0; v < nodes_; ++v) {
-            for (int p = 0; p < ports_; ++p)
-                if (rtl_->out_valid(v, p)) {
-                    ++outputs_valid_;
-                    ++link_moves_;
-                }
-            for (int c = 0; c < channels_; ++c) {
-                if (rtl_->out_valid(v, ports_ + c)) {
-                    ++outputs_valid_;
-                    ej_.push_back({v, c, rtl_->out_flit(v, ports_ + c)});
-                }
-                if (rtl_->credit_out(v, ports_ + c)) inj_credit_.push_back({v, c, 0});
+            const uint32_t valid = rs.out_valid[static_cast<size_t>(v)];
+            const uint32_t credit = rs.credit_out[static_cast<size_t>(v)] >> ports_;
+            if (!valid && !credit) continue;
+            const int moved = __builtin_popcount(valid & links);
+            outputs_valid_ += __builtin_popcount(valid);
+            link_moves_ += static_cast<uint64_t>(moved);
+            for (uint32_t m = valid >> ports_; m; m &= m - 1) {
+                int c = __builtin_ctz(m);
+                ej_.push_back({v, c, rs.flits(v)[ports_ + c]});
             }
+            for (uint32_t m = credit; m; m &= m - 1)
+                inj_credit_.push_back({v, __builtin_ctz(m), 0});
         }
     }
 
@@ -177,44 +181,38 @@ private:
         stop_at_ = cycle + 3;
     }
 
-    void compare(uint64_t cycle)
+    // Reads the model's registers into ms and compares them with the RTL's, rs. Whole
+    // routers are compared as bit masks and flit arrays; only a router that differs is
+    // walked port by port (valid, flit, credit), which names the first difference.
+    void compare(RegisterSnapshot& ms, const RegisterSnapshot& rs)
     {
-        Snapshot ms, rs;
-        const int n_in = n_out_;
-        ms.cycle = rs.cycle = cycle;
-        ms.valid.resize(static_cast<size_t>(nodes_ * n_out_));
-        ms.flit.resize(ms.valid.size());
-        ms.credit.resize(static_cast<size_t>(nodes_ * n_in));
-        rs.valid = ms.valid;
-        rs.flit = ms.flit;
-        rs.credit = ms.credit;
+        const uint64_t cycle = ms.cycle;
         for (int v = 0; v < nodes_; ++v) {
+            const size_t n = static_cast<size_t>(v);
+            uint64_t* mf = ms.flits(v);
+            const uint64_t* rf = rs.flits(v);
+            network_router_registers(model_, v, &ms.out_valid[n], &ms.credit_out[n], mf);
+            for (uint32_t m = ms.out_valid[n]; m; m &= m - 1) {
+                int p = __builtin_ctz(m);
+                if (flit_is_head(mf[p])) last_head_[n * n_out_ + p] = mf[p];
+            }
+            if (ms.out_valid[n] == rs.out_valid[n] && ms.credit_out[n] == rs.credit_out[n] &&
+                std::memcmp(mf, rf, sizeof(*mf) * static_cast<size_t>(n_out_)) == 0)
+                continue;
             for (int p = 0; p < n_out_; ++p) {
-                port_signals s;
-                size_t k = static_cast<size_t>(v * n_out_ + p);
-                network_port_signals(model_, v, p, &s);
-                ms.valid[k] = s.out_valid;
-                ms.flit[k] = s.out_flit;
-                ms.credit[k] = s.credit_out;
-                rs.valid[k] = rtl_->out_valid(v, p);
-                rs.flit[k] = rtl_->out_flit(v, p);
-                rs.credit[k] = rtl_->credit_out(v, p);
-                if (s.out_valid && flit_is_head(s.out_flit)) last_head_[k] = s.out_flit;
-                if (ms.valid[k] != rs.valid[k])
-                    note(cycle, v, port_name(p, false), "out_valid", ms.valid[k], rs.valid[k],
-                         message_of(v, p));
-                if (ms.flit[k] != rs.flit[k])
-                    note(cycle, v, port_name(p, false), "out_flit", ms.flit[k], rs.flit[k],
-                         message_of(v, p));
-                if (ms.credit[k] != rs.credit[k])
-                    note(cycle, v, port_name(p, true), "credit_out", ms.credit[k], rs.credit[k],
+                uint64_t mv = ms.out_valid[n] >> p & 1, rv = rs.out_valid[n] >> p & 1;
+                uint64_t mc = ms.credit_out[n] >> p & 1, rc = rs.credit_out[n] >> p & 1;
+                if (mv != rv)
+                    note(cycle, v, port_name(p, false), "out_valid", mv, rv, message_of(v, p));
+                if (mf[p] != rf[p])
+                    note(cycle, v, port_name(p, false), "out_flit", mf[p], rf[p], message_of(v, p));
+                if (mc != rc)
+                    note(cycle, v, port_name(p, true), "credit_out", mc, rc,
                          "credit register of this input");
             }
         }
         ++cycles_compared_;
         signals_compared_ += static_cast<uint64_t>(nodes_) * static_cast<uint64_t>(3 * n_out_);
-        history_.push_back(std::make_pair(std::move(ms), std::move(rs)));
-        if (history_.size() > kWindow) history_.pop_front();
     }
 
     // The cycles around the first mismatch, model and RTL side by side.
@@ -243,22 +241,28 @@ private:
         }
         vcd_upscope(w);
         vcd_end_definitions(w);
-        for (const auto& snap : history_) {
+        // Oldest first: the ring's next slot, once it has been filled all round.
+        const size_t first = history_used_ < history_.size() ? 0 : next_slot_;
+        for (size_t h = 0; h < history_used_; ++h) {
+            const auto& snap = history_[(first + h) % history_.size()];
             vcd_time(w, snap.first.cycle * 10);
             size_t id = 0;
             for (int side = 0; side < 2; ++side) {
-                const Snapshot& s = side ? snap.second : snap.first;
-                for (size_t k = 0; k < s.valid.size(); ++k) {
-                    vcd_value(w, ids[id++], s.valid[k]);
-                    vcd_value(w, ids[id++], s.flit[k]);
-                    vcd_value(w, ids[id++], s.credit[k]);
+                const RegisterSnapshot& s = side ? snap.second : snap.first;
+                for (int v = 0; v < nodes_; ++v) {
+                    const size_t n = static_cast<size_t>(v);
+                    for (int p = 0; p < n_out_; ++p) {
+                        vcd_value(w, ids[id++], s.out_valid[n] >> p & 1);
+                        vcd_value(w, ids[id++], s.flits(v)[p]);
+                        vcd_value(w, ids[id++], s.credit_out[n] >> p & 1);
+                    }
                 }
             }
         }
         vcd_close(w);
     }
 
-    static const size_t kWindow = 16;
+    static constexpr size_t kWindow = 16;
     struct sim_config cfg_;
     std::unique_ptr<RtlNetwork> rtl_;
     bool cosim_;
@@ -267,7 +271,10 @@ private:
     int nodes_, ports_, channels_, n_out_, fw_;
     std::vector<channel_event> ej_, inj_credit_;
     std::vector<flit_t> last_head_;
-    std::deque<std::pair<Snapshot, Snapshot>> history_;
+    // Model (first) and RTL (second) registers of the last kWindow cycles (one slot
+    // without comparison); next_slot_ is the one the next step fills.
+    std::vector<std::pair<RegisterSnapshot, RegisterSnapshot>> history_;
+    size_t next_slot_ = 0, history_used_ = 0;
     int outputs_valid_ = 0;
     uint64_t link_moves_ = 0, cycles_compared_ = 0, signals_compared_ = 0, mismatches_ = 0;
     uint64_t stop_at_ = 0;

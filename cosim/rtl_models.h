@@ -52,8 +52,13 @@ public:
         for (int v = 0; v < t.nodes; ++v) {
             std::string name = "gen_node[" + std::to_string(v) + "]";
             routers_.emplace_back(new VRouter(&context_, name.c_str()));
-            for (int p = 0; p < t.ports; ++p)
-                neighbor_.push_back(topology_neighbor(&t, v, p));
+        }
+        for (int v = 0; v < t.nodes; ++v) {
+            for (int p = 0; p < t.ports; ++p) {
+                int nb = topology_neighbor(&t, v, p);
+                // No neighbour (a mesh edge): the input stays tied to 0, as in the tops.
+                if (nb >= 0) links_.push_back({v, p, routers_[nb].get(), topology_peer_port(&t, p)});
+            }
         }
         for (size_t v = 0; v < routers_.size(); ++v) {
             VRouter* r = routers_[v].get();
@@ -80,20 +85,24 @@ public:
 
     void clock() override
     {
-        const int P = shape_.ports, fw = shape_.fw;
-        const topology& t = shape_.topo;
-        // Every link input takes the neighbour's output register before any edge.
-        for (int v = 0; v < t.nodes; ++v) {
+        const int fw = shape_.fw;
+        // Every link input takes the neighbour's output register before any edge. The
+        // links are listed router by router, so each router's valid and credit inputs are
+        // built as whole words.
+        size_t k = 0;
+        while (k < links_.size()) {
+            const int v = links_[k].node;
             VRouter& r = *routers_[v];
-            for (int p = 0; p < P; ++p) {
-                int nb = neighbor_[v * P + p];
-                if (nb < 0) continue;  // tied to 0 at reset, never driven
-                const VRouter& n = *routers_[nb];
-                int q = topology_peer_port(&t, p);
-                set_bits(r.link_valid_i, p, 1, get_bits(n.link_valid_o, q, 1));
-                set_bits(r.link_flit_i, p * fw, fw, get_bits(n.link_flit_o, q * fw, fw));
-                set_bits(r.link_credit_i, p, 1, get_bits(n.link_credit_o, q, 1));
+            uint64_t valid = 0, credit = 0;
+            for (; k < links_.size() && links_[k].node == v; ++k) {
+                const Link& l = links_[k];
+                const VRouter& n = *l.from;
+                valid |= get_bits(n.link_valid_o, l.peer, 1) << l.port;
+                credit |= get_bits(n.link_credit_o, l.peer, 1) << l.port;
+                set_bits(r.link_flit_i, l.port * fw, fw, get_bits(n.link_flit_o, l.peer * fw, fw));
             }
+            set_bits(r.link_valid_i, 0, shape_.ports, valid);
+            set_bits(r.link_credit_i, 0, shape_.ports, credit);
         }
         if (trace_) {
             for (auto& r : routers_) r->eval();  // settle the inputs for the dump
@@ -116,27 +125,19 @@ public:
         ++cycle_;
     }
 
-    bool out_valid(int node, int port) const override
+    void read_registers(RegisterSnapshot& s) const override
     {
-        const VRouter& r = *routers_[node];
-        int P = shape_.ports;
-        return port < P ? get_bits(r.link_valid_o, port, 1) : get_bits(r.ej_valid_o, port - P, 1);
-    }
-
-    uint64_t out_flit(int node, int port) const override
-    {
-        const VRouter& r = *routers_[node];
-        int P = shape_.ports, fw = shape_.fw;
-        return port < P ? get_bits(r.link_flit_o, port * fw, fw)
-                        : get_bits(r.ej_flit_o, (port - P) * fw, fw);
-    }
-
-    bool credit_out(int node, int port) const override
-    {
-        const VRouter& r = *routers_[node];
-        int P = shape_.ports;
-        return port < P ? get_bits(r.link_credit_o, port, 1)
-                        : get_bits(r.inj_credit_o, port - P, 1);
+        const int P = shape_.ports, E = shape_.channels, fw = shape_.fw;
+        for (size_t v = 0; v < routers_.size(); ++v) {
+            const VRouter& r = *routers_[v];
+            s.out_valid[v] = static_cast<uint32_t>(get_bits(r.link_valid_o, 0, P) |
+                                                   get_bits(r.ej_valid_o, 0, E) << P);
+            s.credit_out[v] = static_cast<uint32_t>(get_bits(r.link_credit_o, 0, P) |
+                                                    get_bits(r.inj_credit_o, 0, E) << P);
+            uint64_t* f = s.flits(static_cast<int>(v));
+            for (int p = 0; p < P; ++p) f[p] = get_bits(r.link_flit_o, p * fw, fw);
+            for (int e = 0; e < E; ++e) f[P + e] = get_bits(r.ej_flit_o, e * fw, fw);
+        }
     }
 
     bool trace_open(const std::string& path) override
@@ -159,7 +160,12 @@ private:
     NetShape shape_;
     VerilatedContext context_;
     std::vector<std::unique_ptr<VRouter>> routers_;
-    std::vector<int> neighbor_;
+    struct Link {
+        int node, port;       // this link input ...
+        const VRouter* from;  // ... is driven by this router's output port peer
+        int peer;
+    };
+    std::vector<Link> links_;  // in node order
     std::vector<int> dirty_;
     std::unique_ptr<VerilatedVcdC> trace_;
     long cycle_ = 0;
@@ -206,25 +212,18 @@ public:
         ++cycle_;
     }
 
-    bool out_valid(int node, int port) const override
+    void read_registers(RegisterSnapshot& s) const override
     {
-        int P = shape_.ports, J = shape_.channels;
-        return port < P ? get_bits(top_->obs_link_valid_o, node * P + port, 1)
-                        : get_bits(top_->ej_valid_o, node * J + port - P, 1);
-    }
-
-    uint64_t out_flit(int node, int port) const override
-    {
-        int P = shape_.ports, J = shape_.channels, fw = shape_.fw;
-        return port < P ? get_bits(top_->obs_link_flit_o, (node * P + port) * fw, fw)
-                        : get_bits(top_->ej_flit_o, (node * J + port - P) * fw, fw);
-    }
-
-    bool credit_out(int node, int port) const override
-    {
-        int P = shape_.ports, J = shape_.channels;
-        return port < P ? get_bits(top_->obs_link_credit_o, node * P + port, 1)
-                        : get_bits(top_->inj_credit_o, node * J + port - P, 1);
+        const int P = shape_.ports, J = shape_.channels, fw = shape_.fw;
+        for (int v = 0; v < shape_.topo.nodes; ++v) {
+            s.out_valid[v] = static_cast<uint32_t>(get_bits(top_->obs_link_valid_o, v * P, P) |
+                                                   get_bits(top_->ej_valid_o, v * J, J) << P);
+            s.credit_out[v] = static_cast<uint32_t>(get_bits(top_->obs_link_credit_o, v * P, P) |
+                                                    get_bits(top_->inj_credit_o, v * J, J) << P);
+            uint64_t* f = s.flits(v);
+            for (int p = 0; p < P; ++p) f[p] = get_bits(top_->obs_link_flit_o, (v * P + p) * fw, fw);
+            for (int e = 0; e < J; ++e) f[P + e] = get_bits(top_->ej_flit_o, (v * J + e) * fw, fw);
+        }
     }
 
     bool trace_open(const std::string& path) override

@@ -9,19 +9,40 @@
 // tops wire what the router array wires.
 //
 // One cycle: set_inject() / set_ej_credit() drive the NI-side inputs of this cycle
-// (anything not driven is 0), then clock() is the rising edge; afterwards the getters
-// return the registers' values for the next cycle.
+// (anything not driven is 0), then clock() is the rising edge; afterwards
+// read_registers() returns the registers' values for the next cycle.
 #ifndef WORMCAST_RTL_NETWORK_H
 #define WORMCAST_RTL_NETWORK_H
 
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <vector>
 
 extern "C" {
 #include "sim.h"
 #include "topology.h"
 }
+
+// The registers the cosimulation compares (docs/microarchitecture.md section 11), of
+// every router after one clock edge, in the same layout for the model and the RTL.
+struct RegisterSnapshot {
+    uint64_t cycle = 0;
+    int n_out = 0;                     // ports per router (NIn = NOut)
+    std::vector<uint32_t> out_valid;   // per node: bit p = out_valid_q[p]
+    std::vector<uint32_t> credit_out;  // per node: bit p = credit_out_q[p]
+    std::vector<uint64_t> out_flit;    // node * n_out + p: out_flit_q[p]
+
+    void resize(int nodes, int ports)
+    {
+        n_out = ports;
+        out_valid.assign(static_cast<size_t>(nodes), 0);
+        credit_out.assign(static_cast<size_t>(nodes), 0);
+        out_flit.assign(static_cast<size_t>(nodes) * static_cast<size_t>(ports), 0);
+    }
+    uint64_t* flits(int node) { return &out_flit[static_cast<size_t>(node) * n_out]; }
+    const uint64_t* flits(int node) const { return &out_flit[static_cast<size_t>(node) * n_out]; }
+};
 
 class RtlNetwork {
 public:
@@ -29,10 +50,9 @@ public:
     virtual void set_inject(int node, int channel, uint64_t flit) = 0;
     virtual void set_ej_credit(int node, int channel) = 0;
     virtual void clock() = 0;
-    // Router node's output registers and credit registers, by router port index.
-    virtual bool out_valid(int node, int port) const = 0;  // 0..P-1 links, P.. ejection
-    virtual uint64_t out_flit(int node, int port) const = 0;
-    virtual bool credit_out(int node, int port) const = 0;  // 0..P-1 links, P.. injection
+    // Every router's output registers (ports 0..P-1 links, P.. ejection channels) and
+    // credit registers (0..P-1 links, P.. injection channels); s was resized by the caller.
+    virtual void read_registers(RegisterSnapshot& s) const = 0;
     // Waveforms (Verilator's own trace of every RTL signal); false if not built in.
     virtual bool trace_open(const std::string& path) = 0;
     virtual void trace_close() = 0;

@@ -22,19 +22,21 @@ inline uint64_t get_bits(const T& sig, int lsb, int width)
     return (static_cast<uint64_t>(sig) >> lsb) & field_mask(width);
 }
 
+// A field of up to 64 bits spans at most three 32-bit words of a VlWide. These run for
+// every port of every router in every cycle, hence the unrolled, division-free form.
 template <std::size_t N>
 inline uint64_t get_bits(const VlWide<N>& sig, int lsb, int width)
 {
-    uint64_t v = 0;
-    for (int got = 0; got < width;) {
-        int bit = lsb + got;
-        int take = 32 - bit % 32;
-        if (take > width - got) take = width - got;
-        uint64_t part = (static_cast<uint64_t>(sig[bit / 32]) >> (bit % 32)) & field_mask(take);
-        v |= part << got;
-        got += take;
+    const unsigned w = static_cast<unsigned>(lsb) >> 5, sh = static_cast<unsigned>(lsb) & 31;
+    const unsigned want = static_cast<unsigned>(width);
+    uint64_t v = static_cast<uint64_t>(sig[w]) >> sh;
+    unsigned got = 32 - sh;
+    if (got < want && w + 1 < N) {
+        v |= static_cast<uint64_t>(sig[w + 1]) << got;
+        got += 32;
+        if (got < want && w + 2 < N) v |= static_cast<uint64_t>(sig[w + 2]) << got;
     }
-    return v;
+    return v & field_mask(width);
 }
 
 template <typename T>
@@ -48,14 +50,16 @@ inline void set_bits(T& sig, int lsb, int width, uint64_t value)
 template <std::size_t N>
 inline void set_bits(VlWide<N>& sig, int lsb, int width, uint64_t value)
 {
-    for (int put = 0; put < width;) {
-        int bit = lsb + put;
-        int take = 32 - bit % 32;
-        if (take > width - put) take = width - put;
-        uint32_t m = static_cast<uint32_t>(field_mask(take) << (bit % 32));
-        uint32_t v = static_cast<uint32_t>(((value >> put) & field_mask(take)) << (bit % 32));
-        sig[bit / 32] = (sig[bit / 32] & ~m) | v;
-        put += take;
+    unsigned bit = static_cast<unsigned>(lsb);
+    unsigned left = static_cast<unsigned>(width);
+    while (left) {
+        const unsigned w = bit >> 5, sh = bit & 31;
+        const unsigned take = left < 32 - sh ? left : 32 - sh;
+        const uint32_t m = static_cast<uint32_t>(field_mask(static_cast<int>(take)) << sh);
+        sig[w] = (sig[w] & ~m) | (static_cast<uint32_t>(value << sh) & m);
+        value >>= take;
+        bit += take;
+        left -= take;
     }
 }
 

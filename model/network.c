@@ -280,6 +280,17 @@ void network_port_signals(const struct network *n, int node, int port, struct po
 	s->credit_out = r->credit_out_q >> port & 1;
 }
 
+void network_router_registers(const struct network *n, int node, uint32_t *out_valid,
+			      uint32_t *credit_out, flit_t *out_flit)
+{
+	const struct router *r = &n->routers[node];
+
+	*out_valid = r->out_valid_q;
+	*credit_out = r->credit_out_q;
+	for (int o = 0; o < r->n_out; o++)
+		out_flit[o] = r->out[o].flit_q;
+}
+
 uint64_t network_link_moves(const struct network *n) { return n->link_moves; }
 int network_last_moves(const struct network *n) { return n->last_moves; }
 uint64_t network_conflict_cycles(const struct network *n) { return n->conflict_cycles; }

@@ -56,6 +56,12 @@ int network_inj_credits(const struct network *n, const struct channel_event **li
 /* Signals of router node's port (0..NIn-1) after the last step. */
 void network_port_signals(const struct network *n, int node, int port,
 			  struct port_signals *s);
+/*
+ * The same registers for every port of router node at once, for a comparison that
+ * runs every cycle: bit p of *out_valid and *credit_out, out_flit[p] for p < NIn.
+ */
+void network_router_registers(const struct network *n, int node, uint32_t *out_valid,
+			      uint32_t *credit_out, flit_t *out_flit);
 const struct router *network_router(const struct network *n, int node);
 
 /* Activity of the last step. */

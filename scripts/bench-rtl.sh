@@ -7,7 +7,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 [ -n "${WORMCAST:-}" ] || "$top/scripts/build.sh"
 wc=${WORMCAST:-$top/build/wormcast}
-cycles=${1:-5000}
+cycles=${1:-20000}
 report() {
   python3 -c '
 import json, sys
