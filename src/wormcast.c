@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "algos.h"
+#include "cli.h"
 #include "engines.h"
 #include "sim.h"
 #include "traffic.h"
@@ -594,7 +595,7 @@ static int cmd_list(int argc, char **argv)
 	return 0;
 }
 
-int main(int argc, char **argv)
+int wormcast_main(int argc, char **argv)
 {
 	if (argc < 2)
 		usage_error("usage: wormcast run|sweep|traffic|list [options] (see README.md)");
