@@ -17,9 +17,13 @@ while [ "$(date +%s)" -lt "$end" ]; do
   cfg=${configs[$(( seed % ${#configs[@]} ))]}
   rate=$(python3 -c "import random; random.seed($seed); print(round(random.uniform(0.05, 0.8), 3))")
   stall=$(python3 -c "import random; random.seed($seed + 1); print(round(random.choice([0, 0.1, 0.5]), 2))")
+  # One-port routers with IR can deadlock by design (docs/microarchitecture.md section 8):
+  # their single ejection channel is held by an IR copy waiting for its link.
+  ir=0.3
+  [[ $cfg == *--one-port* ]] && ir=0
   # shellcheck disable=SC2086
   out=$("$wc" traffic --topology $cfg --rate "$rate" --flits 1-32 --cycles 20000 \
-        --ir-fraction 0.3 --b-fraction 0.002 --sink-stall "$stall" --seed "$seed" \
+        --ir-fraction "$ir" --b-fraction 0.002 --sink-stall "$stall" --seed "$seed" \
         --engine cosim --mismatch-vcd "soak-mismatch-$seed.vcd" --json) || {
     echo "soak: seed $seed on $cfg (rate $rate, stall $stall) FAILED:"; echo "$out"; exit 1; }
   n=$(python3 -c "import json,sys; print(json.loads(sys.argv[1])['cycles_compared'])" "$out")
