@@ -51,6 +51,8 @@ struct loader {
 	int lines_done;		/* complete lines read */
 	int seen[N_KEYS];	/* line of each key, 0 if not given */
 	int err_line;		/* line of the first handler error, 0 if none */
+	int long_line;		/* a line too long for inih, 0 if none */
+	int max_line;
 	char msg[512];
 	config_apply_fn apply;
 	void *ctx;
@@ -63,10 +65,18 @@ static char *read_line(char *str, int num, void *stream)
 
 	if (s) {
 		size_t n = strlen(s);
+		int c;
 
 		l->line = l->lines_done + 1;
-		if (n && s[n - 1] == '\n')
+		if (n && s[n - 1] == '\n') {
 			l->lines_done++;
+		} else if ((c = getc(l->f)) != EOF) {
+			/* inih would read the rest as another line: refuse it. */
+			ungetc(c, l->f);
+			l->long_line = l->line;
+			l->max_line = num - 2;
+			return NULL;
+		}
 	}
 	return s;
 }
@@ -149,6 +159,11 @@ int config_load(const char *path, config_apply_fn apply, void *ctx, char *err, s
 		rc = -1;
 	}
 	fclose(l.f);
+	if (l.long_line && (rc == 0 || rc > l.long_line)) {
+		snprintf(err, errlen, "%s:%d: line longer than %d characters", path, l.long_line,
+			 l.max_line);
+		return -1;
+	}
 	if (rc == 0)
 		return 0;
 	if (rc < 0)
