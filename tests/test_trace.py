@@ -12,7 +12,7 @@ import subprocess
 import sys
 import tempfile
 
-WC = sys.argv[1]
+WC = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACES = os.path.join(HERE, "..", "traces")
 CONFIGS = os.path.join(HERE, "..", "configs")
@@ -29,8 +29,8 @@ def check(ok, what):
         failed += 1
 
 
-def run(*args):
-    return subprocess.run([WC, *args], capture_output=True, text=True, timeout=600)
+def run(*args, cwd=None):
+    return subprocess.run([WC, *args], capture_output=True, text=True, timeout=600, cwd=cwd)
 
 
 def write(name, text):
@@ -192,16 +192,18 @@ check(r.returncode == 1 and j.get("delivered_ok") is False and "deadlock" in r.s
 # ---- cosimulation: the same results as the model, no mismatch ----
 r = run("list", "--json")
 rtl = json.loads(r.stdout).get("rtl_configurations", "") if r.returncode == 0 else ""
-for topo, name in (("hypercube:4", "mixed-q4.tr"), ("mesh:4x4", "hotspot-mesh4x4.tr")):
-    if "%s all-port, buffer depth 4, payload width 32, router array\n" % topo not in rtl:
-        print("SKIP: no RTL build of %s (see 'wormcast list')" % topo)
+for topo, port, name in (("hypercube:4", "all-port", "mixed-q4.tr"),
+                         ("mesh:4x4", "all-port", "hotspot-mesh4x4.tr"),
+                         ("hypercube:4", "one-port", "bitrev-q4.tr")):
+    if "%s %s, buffer depth 4, payload width 32, router array\n" % (topo, port) not in rtl:
+        print("SKIP: no RTL build of %s %s (see 'wormcast list')" % (topo, port))
         continue
     path = os.path.join(TRACES, name)
     res = {}
     for engine in ("model", "cosim"):
         lat = os.path.join(TMP, "%s.%s.csv" % (name, engine))
         r = run("trace", "--topology", topo, "--trace", path, "--engine", engine, "--json",
-                "--latencies", lat)
+                "--latencies", lat, "--port-model", port)
         j = json.loads(r.stdout) if r.stdout.strip() else {}
         with open(lat) as f:
             res[engine] = (r.returncode, j, f.read())
@@ -210,8 +212,8 @@ for topo, name in (("hypercube:4", "mixed-q4.tr"), ("mesh:4x4", "hotspot-mesh4x4
                                                   "p99_latency", "flit_hops", "link_conflict_cycles"))
     check(rm == 0 and rc == 0 and jc.get("mismatches") == 0 and jc.get("cycles_compared", 0) > 0
           and same and cm == cc,
-          "traces/%s on %s: cosim gives the model's results (%s cycles compared, %s mismatches, "
-          "identical CSV)" % (name, topo, jc.get("cycles_compared"), jc.get("mismatches")))
+          "traces/%s on %s %s: cosim gives the model's results (%s cycles compared, %s mismatches, "
+          "identical CSV)" % (name, topo, port, jc.get("cycles_compared"), jc.get("mismatches")))
 
 # ---- bad traces: exit 2, one line naming file:line ----
 bad = [
@@ -317,7 +319,7 @@ check([x.get("flits") for x in j.get("runs", [])] == [2, 5]
       and all(x.get("startup") == 4 and x.get("root") == 3 for x in j.get("runs", [])),
       "sweep --config with --flits overriding the file's flits")
 example = os.path.join(CONFIGS, "example.ini")
-r = run("trace", "--config", example, "--json")
+r = run("trace", "--config", example, "--json", cwd=os.path.join(HERE, ".."))  # file = traces/...
 j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(r.returncode == 0 and j.get("delivered_ok") is True, "configs/example.ini runs a trace: %s"
       % (r.stderr.strip() or "ok"))
