@@ -9,6 +9,8 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "bcast_gate.h"
+
 struct traffic {
 	struct traffic_params p;
 	const struct topology *topo;
@@ -17,7 +19,7 @@ struct traffic {
 	uint64_t next_slot;	/* next (cycle * nodes + node) with an arrival */
 	bool b_pending;		/* a broadcast waits for the network to drain */
 	int b_root;
-	int b_in_flight;	/* message id of the broadcast in flight, or -1 */
+	struct bcast_gate gate;	/* the broadcast in flight */
 	uint64_t messages, broadcasts;
 };
 
@@ -58,7 +60,7 @@ struct traffic *traffic_create(const struct traffic_params *p, const struct topo
 	t->msg_prob = p->rate / mean_len;
 	if (t->msg_prob > 1.0)
 		t->msg_prob = 1.0;
-	t->b_in_flight = -1;
+	bcast_gate_init(&t->gate);
 	t->next_slot = t->msg_prob > 0 ? geometric_gap(t) - 1 : UINT64_MAX;
 	return t;
 }
@@ -79,19 +81,14 @@ static void tick(void *ctx, struct sim *s)
 	uint64_t now = sim_now(s);
 	int nodes = t->topo->nodes;
 
-	if (t->b_in_flight >= 0) {
-		const struct message *m = sim_message(s, t->b_in_flight);
-
-		if (m->delivered < m->receivers)
-			return;		/* no sends while a broadcast is in flight */
-		t->b_in_flight = -1;
-	}
+	if (bcast_gate_busy(&t->gate, s))
+		return;			/* no sends while a broadcast is in flight */
 	if (t->b_pending) {
 		struct send_req r = { .type = HDR_B, .len = random_len(t), .channel = -1 };
 
-		if (!sim_quiescent(s))
+		if (!bcast_gate_ready(&t->gate, s))
 			return;		/* wait for the network to drain */
-		t->b_in_flight = sim_send(s, t->b_root, &r);
+		bcast_gate_send(&t->gate, s, t->b_root, &r);
 		t->b_pending = false;
 		t->broadcasts++;
 		t->messages++;
@@ -125,7 +122,7 @@ static bool finished(void *ctx, const struct sim *s)
 {
 	struct traffic *t = ctx;
 
-	return sim_now(s) >= t->p.cycles && !t->b_pending && t->b_in_flight < 0;
+	return sim_now(s) >= t->p.cycles && !t->b_pending && bcast_gate_idle(&t->gate);
 }
 
 static void no_event(void *ctx, struct sim *s, const struct sim_event *ev)

@@ -5,8 +5,9 @@
  *
  * Broadcasts are serialised as the seed 002 prescribes (a broadcast holds its tree
  * until its tail passes, and concurrent broadcasts, or a broadcast and e-cube
- * unicasts, can deadlock): a B message is sent only when nothing else is in flight,
- * and no other message is sent until it has been delivered everywhere.
+ * unicasts, can deadlock), through bcast_gate.h: a B message is sent only when
+ * nothing else is in flight, and no other message is sent until it has been
+ * delivered everywhere.
  */
 #ifndef WORMCAST_TRAFFIC_H
 #define WORMCAST_TRAFFIC_H

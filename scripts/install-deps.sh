@@ -3,7 +3,7 @@
 # Usage: scripts/install-deps.sh            (quiet when everything is there)
 set -euo pipefail
 
-packages=(cmake make gcc g++ pkg-config python3 libcjson-dev
+packages=(cmake make gcc g++ pkg-config python3 libcjson-dev libinih-dev
           verilator iverilog yosys gtkwave libsystemc-dev)
 missing=()
 for p in "${packages[@]}"; do

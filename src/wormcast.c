@@ -9,10 +9,17 @@
  *   wormcast sweep --topology T --algorithms a,b,... --flits L1,L2,... [...] [--json]
  *   wormcast traffic --topology T --rate R --flits L [--cycles N] [--seed S]
  *                [--ir-fraction F] [--b-fraction F] [--one-port] [--json]
+ *   wormcast trace --topology T --trace FILE [--latencies CSV] [--startup T]
+ *                [--buffer-depth B] [--one-port] [--engine E] [--json]  (docs/traces.md)
  *   wormcast list [--json]
  *
- * Any bad argument: one line on stderr, exit code 2.  A run that fails its checks
- * (wrong delivery, deadlock) exits 1 after printing its report.
+ * Every command but list also takes --config FILE (docs/config.md): an INI file
+ * whose keys stand for options; options on the command line override it.  The port
+ * model is --one-port or --port-model all-port|one-port.
+ *
+ * Any bad argument, trace line or configuration key: one line on stderr, exit code
+ * 2.  A run that fails its checks (wrong delivery, deadlock, cosim mismatch) exits 1
+ * after printing its report.
  */
 #include <cjson/cJSON.h>
 #include <errno.h>
@@ -25,8 +32,10 @@
 
 #include "algos.h"
 #include "cli.h"
+#include "config.h"
 #include "engines.h"
 #include "sim.h"
+#include "trace.h"
 #include "traffic.h"
 
 #define EXIT_USAGE 2
@@ -37,11 +46,15 @@ struct options {
 	const char *flits;
 	const char *engine;
 	const char *vcd, *fst, *mismatch_vcd;
+	const char *trace, *latencies;
 	long root, inject_bug;
 	long startup, buffer_depth, payload_width, watchdog;
 	long long cycles, seed;
 	double rate, ir_fraction, b_fraction, sink_stall;
 	bool json, one_port, root_given, rtl_top;
+	/* Copies of the configuration file's string values. */
+	char strings[8192];
+	size_t strings_used;
 };
 
 static _Noreturn void usage_error(const char *fmt, ...)
@@ -56,27 +69,45 @@ static _Noreturn void usage_error(const char *fmt, ...)
 	exit(EXIT_USAGE);
 }
 
-static long parse_long(const char *opt, const char *s, long lo, long hi)
+/* Option values: 0, or -1 with the reason in err (without the option's name). */
+static int get_long(const char *s, long lo, long hi, long *out, char *err, size_t errlen)
 {
 	char *end;
 	long v;
 
 	errno = 0;
 	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi)
-		usage_error("--%s: '%s' is not a whole number in %ld..%ld", opt, s, lo, hi);
-	return v;
+	if (errno || end == s || *end || v < lo || v > hi) {
+		snprintf(err, errlen, "'%s' is not a whole number in %ld..%ld", s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
 }
 
-static double parse_double(const char *opt, const char *s, double lo, double hi)
+static int get_double(const char *s, double lo, double hi, double *out, char *err,
+		      size_t errlen)
 {
 	char *end;
 	double v;
 
 	errno = 0;
 	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= lo && v <= hi))
-		usage_error("--%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
+	if (errno || end == s || *end || !(v >= lo && v <= hi)) {
+		snprintf(err, errlen, "'%s' is not a number in [%g, %g]", s, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static long parse_long(const char *opt, const char *s, long lo, long hi)
+{
+	char err[256];
+	long v;
+
+	if (get_long(s, lo, hi, &v, err, sizeof(err)))
+		usage_error("--%s: %s", opt, err);
 	return v;
 }
 
@@ -84,7 +115,8 @@ enum {
 	OPT_TOPOLOGY = 't', OPT_ALGORITHM = 'a', OPT_FLITS = 'L', OPT_ROOT = 'r',
 	OPT_STARTUP = 1000, OPT_DEPTH, OPT_WIDTH, OPT_WATCHDOG, OPT_JSON, OPT_ENGINE, OPT_VCD,
 	OPT_FST, OPT_RATE, OPT_CYCLES, OPT_SEED, OPT_IR, OPT_B, OPT_ONE_PORT, OPT_STALL,
-	OPT_ALGORITHMS, OPT_RTL_TOP, OPT_BUG, OPT_MISMATCH_VCD,
+	OPT_ALGORITHMS, OPT_RTL_TOP, OPT_BUG, OPT_MISMATCH_VCD, OPT_TRACE, OPT_LATENCIES,
+	OPT_CONFIG, OPT_PORT_MODEL,
 };
 
 static const struct option long_options[] = {
@@ -111,13 +143,15 @@ static const struct option long_options[] = {
 	{ "rtl-top", no_argument, NULL, OPT_RTL_TOP },
 	{ "inject-bug", required_argument, NULL, OPT_BUG },
 	{ "mismatch-vcd", required_argument, NULL, OPT_MISMATCH_VCD },
+	{ "trace", required_argument, NULL, OPT_TRACE },
+	{ "latencies", required_argument, NULL, OPT_LATENCIES },
+	{ "config", required_argument, NULL, OPT_CONFIG },
+	{ "port-model", required_argument, NULL, OPT_PORT_MODEL },
 	{ NULL, 0, NULL, 0 },
 };
 
-static void parse_options(int argc, char **argv, struct options *o)
+static void options_defaults(struct options *o)
 {
-	int c;
-
 	memset(o, 0, sizeof(*o));
 	o->startup = 10;
 	o->buffer_depth = 4;
@@ -127,38 +161,193 @@ static void parse_options(int argc, char **argv, struct options *o)
 	o->cycles = 10000;
 	o->seed = 1;
 	o->rate = -1;
-	opterr = 0;
-	optind = 2;
-	while ((c = getopt_long(argc, argv, "", long_options, NULL)) != -1) {
-		switch (c) {
-		case OPT_TOPOLOGY: o->topology = optarg; break;
-		case OPT_ALGORITHM: case OPT_ALGORITHMS: o->algorithm = optarg; break;
-		case OPT_FLITS: o->flits = optarg; break;
-		case OPT_ROOT: o->root = parse_long("root", optarg, 0, 1L << 30); o->root_given = true; break;
-		case OPT_STARTUP: o->startup = parse_long("startup", optarg, 1, 1000000); break;
-		case OPT_DEPTH: o->buffer_depth = parse_long("buffer-depth", optarg, 2, 64); break;
-		case OPT_WIDTH: o->payload_width = parse_long("payload-width", optarg, 32, 62); break;
-		case OPT_WATCHDOG: o->watchdog = parse_long("watchdog", optarg, 1, 1L << 40); break;
-		case OPT_ENGINE: o->engine = optarg; break;
-		case OPT_VCD: o->vcd = optarg; break;
-		case OPT_FST: o->fst = optarg; break;
-		case OPT_RATE: o->rate = parse_double("rate", optarg, 0, 64); break;
-		case OPT_CYCLES: o->cycles = parse_long("cycles", optarg, 1, 1L << 40); break;
-		case OPT_SEED: o->seed = parse_long("seed", optarg, 0, 1L << 62); break;
-		case OPT_IR: o->ir_fraction = parse_double("ir-fraction", optarg, 0, 1); break;
-		case OPT_B: o->b_fraction = parse_double("b-fraction", optarg, 0, 1); break;
-		case OPT_STALL: o->sink_stall = parse_double("sink-stall", optarg, 0, 0.99); break;
-		case OPT_ONE_PORT: o->one_port = true; break;
-		case OPT_JSON: o->json = true; break;
-		case OPT_RTL_TOP: o->rtl_top = true; break;
-		case OPT_BUG: o->inject_bug = parse_long("inject-bug", optarg, 1, 99); break;
-		case OPT_MISMATCH_VCD: o->mismatch_vcd = optarg; break;
-		case ':': usage_error("option %s needs a value", argv[optind - 1]);
-		default: usage_error("unknown option '%s'", argv[optind - 1]);
+}
+
+/* Set the option with code c from arg (NULL for a flag).  0, or -1 and err. */
+static int set_option(struct options *o, int c, const char *arg, char *err, size_t n)
+{
+	long v = 0;
+	int rc = 0;
+
+	switch (c) {
+	case OPT_TOPOLOGY: o->topology = arg; break;
+	case OPT_ALGORITHM: case OPT_ALGORITHMS: o->algorithm = arg; break;
+	case OPT_FLITS: o->flits = arg; break;
+	case OPT_ROOT: rc = get_long(arg, 0, 1L << 30, &o->root, err, n); o->root_given = true; break;
+	case OPT_STARTUP: rc = get_long(arg, 1, 1000000, &o->startup, err, n); break;
+	case OPT_DEPTH: rc = get_long(arg, 2, 64, &o->buffer_depth, err, n); break;
+	case OPT_WIDTH: rc = get_long(arg, 32, 62, &o->payload_width, err, n); break;
+	case OPT_WATCHDOG: rc = get_long(arg, 1, 1L << 40, &o->watchdog, err, n); break;
+	case OPT_ENGINE: o->engine = arg; break;
+	case OPT_VCD: o->vcd = arg; break;
+	case OPT_FST: o->fst = arg; break;
+	case OPT_RATE: rc = get_double(arg, 0, 64, &o->rate, err, n); break;
+	case OPT_CYCLES: rc = get_long(arg, 1, 1L << 40, &v, err, n); o->cycles = rc ? o->cycles : v; break;
+	case OPT_SEED: rc = get_long(arg, 0, 1L << 62, &v, err, n); o->seed = rc ? o->seed : v; break;
+	case OPT_IR: rc = get_double(arg, 0, 1, &o->ir_fraction, err, n); break;
+	case OPT_B: rc = get_double(arg, 0, 1, &o->b_fraction, err, n); break;
+	case OPT_STALL: rc = get_double(arg, 0, 0.99, &o->sink_stall, err, n); break;
+	case OPT_ONE_PORT: o->one_port = true; break;
+	case OPT_PORT_MODEL:
+		if (!strcmp(arg, "all-port") || !strcmp(arg, "one-port")) {
+			o->one_port = !strcmp(arg, "one-port");
+		} else {
+			snprintf(err, n, "'%s' is not a port model (all-port or one-port)", arg);
+			rc = -1;
+		}
+		break;
+	case OPT_JSON: o->json = true; break;
+	case OPT_RTL_TOP: o->rtl_top = true; break;
+	case OPT_BUG: rc = get_long(arg, 1, 99, &o->inject_bug, err, n); break;
+	case OPT_MISMATCH_VCD: o->mismatch_vcd = arg; break;
+	case OPT_TRACE: o->trace = arg; break;
+	case OPT_LATENCIES: o->latencies = arg; break;
+	case OPT_CONFIG: break;		/* read before the other options */
+	default: snprintf(err, n, "no such option"); rc = -1; break;
+	}
+	return rc;
+}
+
+/* Which commands a configuration file's section applies to (others only check it). */
+static bool section_applies(const char *section, const char *command)
+{
+	if (!strcmp(section, "algorithm"))
+		return !strcmp(command, "run") || !strcmp(command, "sweep");
+	if (!strcmp(section, "traffic") || !strcmp(section, "trace"))
+		return !strcmp(command, section);
+	return true;
+}
+
+/* "L", "MIN-MAX" (traffic) or "L1,L2,..." (run, sweep): the forms --flits takes. */
+static int check_flits(const char *section, const char *v, char *err, size_t n)
+{
+	char buf[256], *save = NULL;
+	const char *sep = strcmp(section, "traffic") ? "," : "-";
+	long prev = 0, x;
+	int count = 0;
+
+	snprintf(buf, sizeof(buf), "%s", v);
+	if (v[0] == sep[0] || v[strlen(v) - 1] == sep[0] || strstr(v, !strcmp(sep, ",") ? ",," : "--"))
+		goto bad;
+	for (char *tok = strtok_r(buf, sep, &save); tok; tok = strtok_r(NULL, sep, &save)) {
+		if (get_long(tok, 1, sep[0] == '-' ? 1 << 20 : 1 << 24, &x, err, n))
+			return -1;
+		if (sep[0] == '-') {
+			if (++count > 2)
+				goto bad;
+			if (x < prev) {
+				snprintf(err, n, "'%s': MAX is below MIN", v);
+				return -1;
+			}
+			prev = x;
 		}
 	}
-	if (optind < argc)
-		usage_error("unexpected argument '%s'", argv[optind]);
+	return 0;
+bad:
+	snprintf(err, n, "'%s' is not %s", v, sep[0] == '-' ? "L or MIN-MAX" : "L or L1,L2,...");
+	return -1;
+}
+
+struct config_ctx {
+	struct options *o;
+	const char *command;
+};
+
+static int apply_config(void *ctx, const char *section, const char *option, const char *value,
+			char *err, size_t n)
+{
+	struct config_ctx *c = ctx;
+	struct options *o = c->o, *target = o;
+	struct options *scratch = NULL;
+	size_t len = strlen(value) + 1;
+	char *copy;
+	int code = 0, rc;
+
+	for (int k = 0; long_options[k].name; k++)
+		if (!strcmp(long_options[k].name, option))
+			code = long_options[k].val;
+	if (o->strings_used + len > sizeof(o->strings)) {
+		snprintf(err, n, "the file's values are too long");
+		return -1;
+	}
+	copy = memcpy(o->strings + o->strings_used, value, len);
+	o->strings_used += len;
+	/* Values are checked here, where the file and line are known. */
+	if (code == OPT_TOPOLOGY) {
+		struct topology t;
+
+		if (topology_parse(value, &t, err, n))
+			return -1;
+	} else if (code == OPT_ENGINE) {
+		struct engine_options e = { .name = value };
+
+		if (engine_options_check(&e, err, n))
+			return -1;
+	} else if (code == OPT_ALGORITHM) {
+		char buf[256], *save = NULL;
+
+		snprintf(buf, sizeof(buf), "%s", value);
+		for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save))
+			if (!algo_find(tok)) {
+				snprintf(err, n, "unknown algorithm '%s' (see 'wormcast list')", tok);
+				return -1;
+			}
+	} else if (code == OPT_FLITS && check_flits(section, value, err, n)) {
+		return -1;
+	}
+	if (!section_applies(section, c->command)) {
+		scratch = malloc(sizeof(*scratch));
+		if (!scratch) {
+			snprintf(err, n, "out of memory");
+			return -1;
+		}
+		options_defaults(scratch);
+		target = scratch;
+	}
+	rc = set_option(target, code, copy, err, n);
+	free(scratch);
+	return rc;
+}
+
+/*
+ * Defaults, then the configuration file (--config), then the command line: the
+ * command line overrides the file.  argv[1] is the command.
+ */
+static void parse_options(int argc, char **argv, struct options *o)
+{
+	int ac = argc - 1, c;
+	char **av = argv + 1, err[512];
+	const char *config = NULL;
+
+	options_defaults(o);
+	opterr = 0;
+	optind = 0;		/* glibc: start afresh, av[0] (the command) is skipped */
+	while ((c = getopt_long(ac, av, ":", long_options, NULL)) != -1)
+		if (c == OPT_CONFIG)
+			config = optarg;
+	if (config) {
+		struct config_ctx ctx = { .o = o, .command = argv[1] };
+
+		if (config_load(config, apply_config, &ctx, err, sizeof(err)))
+			usage_error("%s", err);
+	}
+	optind = 0;
+	while ((c = getopt_long(ac, av, ":", long_options, NULL)) != -1) {
+		if (c == ':')
+			usage_error("option %s needs a value", av[optind - 1]);
+		if (c == '?')
+			usage_error("unknown option '%s'", av[optind - 1]);
+		if (set_option(o, c, optarg, err, sizeof(err))) {
+			const char *name = "?";
+
+			for (int k = 0; long_options[k].name; k++)
+				if (long_options[k].val == c)
+					name = long_options[k].name;
+			usage_error("--%s: %s", name, err);
+		}
+	}
+	if (optind < ac)
+		usage_error("unexpected argument '%s'", av[optind]);
 }
 
 static void build_config(const struct options *o, struct sim_config *cfg)
@@ -514,6 +703,14 @@ static int cmd_traffic(int argc, char **argv)
 		cJSON_AddNumberToObject(j, "min_flits", tp.min_len);
 		cJSON_AddNumberToObject(j, "max_flits", tp.max_len);
 		cJSON_AddNumberToObject(j, "seed", (double)tp.seed);
+		cJSON_AddNumberToObject(j, "cycles", (double)tp.cycles);
+		cJSON_AddNumberToObject(j, "ir_fraction", tp.ir_fraction);
+		cJSON_AddNumberToObject(j, "b_fraction", tp.b_fraction);
+		cJSON_AddNumberToObject(j, "startup", cfg.startup);
+		cJSON_AddNumberToObject(j, "buffer_depth", cfg.buffer_depth);
+		cJSON_AddNumberToObject(j, "payload_width", cfg.payload_width);
+		cJSON_AddNumberToObject(j, "watchdog", (double)cfg.watchdog);
+		cJSON_AddNumberToObject(j, "sink_stall", cfg.sink_stall);
 		cJSON_AddNumberToObject(j, "cycles_simulated", (double)st.cycles_run);
 		cJSON_AddNumberToObject(j, "messages", (double)ts.messages);
 		cJSON_AddNumberToObject(j, "broadcasts", (double)ts.broadcasts);
@@ -551,6 +748,142 @@ static int cmd_traffic(int argc, char **argv)
 	traffic_destroy(t);
 	engine_destroy(e);
 	return ok ? 0 : 1;
+}
+
+static void trace_json(cJSON *j, const struct options *o, const struct sim_config *cfg,
+		       const struct trace_stats *ts, const struct sim_stats *st)
+{
+	char name[64];
+
+	cJSON_AddStringToObject(j, "topology", topology_name(&cfg->topo, name, sizeof(name)));
+	cJSON_AddNumberToObject(j, "nodes", cfg->topo.nodes);
+	cJSON_AddStringToObject(j, "port_mode", cfg->all_port ? "all-port" : "one-port");
+	cJSON_AddStringToObject(j, "trace", o->trace);
+	cJSON_AddNumberToObject(j, "startup", cfg->startup);
+	cJSON_AddNumberToObject(j, "buffer_depth", cfg->buffer_depth);
+	cJSON_AddNumberToObject(j, "payload_width", cfg->payload_width);
+	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
+	cJSON_AddNumberToObject(j, "watchdog", (double)cfg->watchdog);
+	cJSON_AddNumberToObject(j, "sink_stall", cfg->sink_stall);
+	cJSON_AddNumberToObject(j, "messages", (double)ts->messages);
+	cJSON_AddNumberToObject(j, "broadcasts", (double)ts->broadcasts);
+	cJSON_AddNumberToObject(j, "sent", (double)ts->sent);
+	cJSON_AddNumberToObject(j, "delivered", (double)ts->delivered);
+	cJSON_AddNumberToObject(j, "deliveries", (double)st->deliveries);
+	cJSON_AddNumberToObject(j, "cycles", (double)st->cycles_run);
+	cJSON_AddNumberToObject(j, "last_delivery", (double)st->last_delivery);
+	cJSON_AddNumberToObject(j, "avg_latency", ts->avg_latency);
+	cJSON_AddNumberToObject(j, "min_latency", (double)ts->min_latency);
+	cJSON_AddNumberToObject(j, "p50_latency", (double)ts->p50_latency);
+	cJSON_AddNumberToObject(j, "p99_latency", (double)ts->p99_latency);
+	cJSON_AddNumberToObject(j, "max_latency", (double)ts->max_latency);
+	cJSON_AddNumberToObject(j, "max_send_delay", (double)ts->max_send_delay);
+	cJSON_AddNumberToObject(j, "flit_hops", (double)st->link_moves);
+	if (o->latencies)
+		cJSON_AddStringToObject(j, "latencies", o->latencies);
+	else
+		cJSON_AddNullToObject(j, "latencies");
+}
+
+static int cmd_trace(int argc, char **argv)
+{
+	struct options o;
+	struct sim_config cfg;
+	struct trace *tr;
+	struct driver d;
+	struct sim *s;
+	struct engine_box *e;
+	struct engine_options eopt;
+	struct engine_report er;
+	struct sim_stats st;
+	struct trace_stats ts;
+	enum sim_status status;
+	FILE *csv = NULL;
+	char err[512], name[64];
+	bool ok;
+	int rc = 0;
+
+	parse_options(argc, argv, &o);
+	if (!o.trace)
+		usage_error("trace needs --trace FILE (docs/traces.md)");
+	build_config(&o, &cfg);
+	tr = trace_load(o.trace, &cfg.topo, err, sizeof(err));
+	if (!tr)
+		usage_error("%s", err);
+	engine_options_from(&o, &eopt);
+	if (o.latencies) {
+		csv = fopen(o.latencies, "w");
+		if (!csv)
+			usage_error("--latencies: cannot write '%s': %s", o.latencies, strerror(errno));
+	}
+	e = engine_create(&eopt, &cfg, err, sizeof(err));
+	if (!e)
+		usage_error("%s", err);
+	s = sim_create_with_engine(&cfg, engine_of(e), err, sizeof(err));
+	if (!s)
+		usage_error("%s", err);
+	trace_driver(tr, &d);
+	status = sim_run(s, &d);
+	sim_get_stats(s, &st);
+	if (trace_get_stats(tr, s, &ts))
+		usage_error("out of memory");
+	engine_finish(e, &er);
+	ok = status == SIM_DONE && st.delivered_ok && er.mismatches == 0 && !trace_error(tr)[0] &&
+	     ts.delivered == ts.messages;
+	if (csv) {
+		if (trace_write_csv(tr, s, csv) | fclose(csv)) {
+			fprintf(stderr, "wormcast: --latencies: error writing '%s'\n", o.latencies);
+			rc = 1;
+		}
+	}
+	if (o.json) {
+		cJSON *j = cJSON_CreateObject();
+
+		trace_json(j, &o, &cfg, &ts, &st);
+		/* The RTL alone does not expose its arbiters: conflicts come from the model. */
+		if (strcmp(eopt.name, "rtl"))
+			cJSON_AddNumberToObject(j, "link_conflict_cycles", (double)st.conflict_cycles);
+		else
+			cJSON_AddNullToObject(j, "link_conflict_cycles");
+		cJSON_AddBoolToObject(j, "delivered_ok", ok);
+		cJSON_AddStringToObject(j, "engine", eopt.name);
+		engine_report_json(&er, j);
+		if (!ok)
+			cJSON_AddStringToObject(j, "error", trace_error(tr)[0] ? trace_error(tr) : sim_error(s));
+		print_json(j);
+	} else {
+		printf("trace %s on %s (%s), t_s = %d, h = 1, buffer depth %d\n", o.trace,
+		       topology_name(&cfg.topo, name, sizeof(name)),
+		       cfg.all_port ? "all-port" : "one-port", cfg.startup, cfg.buffer_depth);
+		printf("  %-22s %llu (%llu broadcasts), %llu delivered\n", "messages",
+		       (unsigned long long)ts.messages, (unsigned long long)ts.broadcasts,
+		       (unsigned long long)ts.delivered);
+		printf("  %-22s avg %.1f, min %llu, p50 %llu, p99 %llu, max %llu\n", "latency",
+		       ts.avg_latency, (unsigned long long)ts.min_latency,
+		       (unsigned long long)ts.p50_latency, (unsigned long long)ts.p99_latency,
+		       (unsigned long long)ts.max_latency);
+		printf("  %-22s %llu\n", "max send delay", (unsigned long long)ts.max_send_delay);
+		printf("  %-22s %llu (last delivery at %llu)\n", "cycles",
+		       (unsigned long long)st.cycles_run, (unsigned long long)st.last_delivery);
+		printf("  %-22s %llu deliveries, %llu flit-hops, %llu link conflict cycles\n",
+		       "traffic", (unsigned long long)st.deliveries,
+		       (unsigned long long)st.link_moves, (unsigned long long)st.conflict_cycles);
+		printf("  %-22s %s\n", "delivered ok", ok ? "yes" : "NO");
+		engine_report_print(&er, stdout);
+	}
+	if (!ok) {
+		if (er.mismatches)
+			fprintf(stderr, "wormcast: cosim mismatch: %s\n", er.detail);
+		else if (trace_error(tr)[0])
+			fprintf(stderr, "wormcast: %s: %s\n", o.trace, trace_error(tr));
+		else
+			sim_write_report(s, stderr);
+		rc = 1;
+	}
+	sim_destroy(s);
+	trace_destroy(tr);
+	engine_destroy(e);
+	return rc;
 }
 
 static int cmd_list(int argc, char **argv)
@@ -598,19 +931,21 @@ static int cmd_list(int argc, char **argv)
 int wormcast_main(int argc, char **argv)
 {
 	if (argc < 2)
-		usage_error("usage: wormcast run|sweep|traffic|list [options] (see README.md)");
+		usage_error("usage: wormcast run|sweep|traffic|trace|list [options] (see README.md)");
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc, argv);
 	if (!strcmp(argv[1], "sweep"))
 		return cmd_sweep(argc, argv);
 	if (!strcmp(argv[1], "traffic"))
 		return cmd_traffic(argc, argv);
+	if (!strcmp(argv[1], "trace"))
+		return cmd_trace(argc, argv);
 	if (!strcmp(argv[1], "list"))
 		return cmd_list(argc, argv);
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
-		puts("usage: wormcast run|sweep|traffic|list [options]; see README.md");
+		puts("usage: wormcast run|sweep|traffic|trace|list [options]; see README.md");
 		return 0;
 	}
-	usage_error("unknown command '%s' (expected run, sweep, traffic or list)", argv[1]);
+	usage_error("unknown command '%s' (expected run, sweep, traffic, trace or list)", argv[1]);
 	return EXIT_USAGE;
 }
