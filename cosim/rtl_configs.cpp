@@ -58,6 +58,20 @@ bool matches(const Config& c, const struct sim_config& cfg, const RtlChoice& ch)
     return c.rows == cfg.topo.rows && c.cols == cfg.topo.cols;
 }
 
+// The configuration's name in WORMCAST_RTL_ROUTERS / WORMCAST_RTL_TOPS
+// (cosim/CMakeLists.txt): hc6_ap, m4x4_op_d8_w48_bug3, ...
+std::string config_name(const struct sim_config& cfg, const RtlChoice& choice)
+{
+    std::string n = cfg.topo.kind == TOPO_HYPERCUBE
+                        ? "hc" + std::to_string(cfg.topo.dim)
+                        : "m" + std::to_string(cfg.topo.rows) + "x" + std::to_string(cfg.topo.cols);
+    n += cfg.all_port ? "_ap" : "_op";
+    if (cfg.buffer_depth != 4) n += "_d" + std::to_string(cfg.buffer_depth);
+    if (cfg.payload_width != 32) n += "_w" + std::to_string(cfg.payload_width);
+    if (choice.inject_bug) n += "_bug" + std::to_string(choice.inject_bug);
+    return n;
+}
+
 }  // namespace
 
 std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const RtlChoice& choice,
@@ -66,13 +80,14 @@ std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const
     for (const Config& c : configs)
         if (matches(c, cfg, choice)) return c.make(cfg);
     char name[64];
+    const std::string build = config_name(cfg, choice);
     err = std::string("no RTL build for ") + topology_name(&cfg.topo, name, sizeof(name)) +
           (cfg.all_port ? " all-port" : " one-port") + ", buffer depth " +
           std::to_string(cfg.buffer_depth) + ", payload width " +
           std::to_string(cfg.payload_width) +
           (choice.inject_bug ? ", bug " + std::to_string(choice.inject_bug) : std::string()) +
-          (choice.network_top ? " (network top)" : "") +
-          "; add it to WORMCAST_RTL_ROUTERS in CMake ('wormcast list' shows what is built)";
+          (choice.network_top ? " (network top)" : "") + "; build it with 'scripts/add-rtl-config.sh " +
+          (choice.network_top ? "--top " : "") + build + "' ('wormcast list' shows what is built)";
     return nullptr;
 }
 

@@ -74,7 +74,11 @@ def random_traffic():
     # section 8), so they get plain unicasts and serialised broadcasts.
     configs = [("hypercube:4", []), ("hypercube:6", []), ("mesh:4x4", []), ("mesh:5x3", []),
                ("hypercube:4", ["--one-port", "--ir-fraction", "0"]),
-               ("mesh:5x3", ["--one-port", "--ir-fraction", "0"])]
+               ("mesh:5x3", ["--one-port", "--ir-fraction", "0"]),
+               # Other parameters than the defaults: the smallest buffer that keeps a link
+               # at full rate, a wider payload, an odd depth.
+               ("hypercube:3", ["--buffer-depth", "2", "--payload-width", "48"]),
+               ("mesh:3x4", ["--one-port", "--ir-fraction", "0", "--buffer-depth", "3"])]
     total = 0
     for seed in range(1, 21):
         topo, extra = configs[seed % len(configs)]
