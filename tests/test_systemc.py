@@ -82,6 +82,8 @@ def algorithms():
                   and j.get("rtl") == "SystemC network top" and j.get("engine") == "cosim",
                   "pbcast on %s L=%d root %d under SystemC: %s cycles (predicted %s), %s mismatches"
                   % (topo, flits, root, j.get("cycles"), j.get("predicted_cycles"), j.get("mismatches")))
+            check(r.stderr == "", "%s L=%d: nothing on stderr (no SystemC banner or kernel message): %r"
+                  % (topo, flits, r.stderr[:80]))
             check(signals_ok(j, topo),
                   "%s: %s signals = %s cycles x %d nodes x 3 x NOut %d"
                   % (topo, j.get("signals_compared"), j.get("cycles_compared"), *shape(topo)))
