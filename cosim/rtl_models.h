@@ -144,6 +144,9 @@ public:
     {
         trace_.reset(new VerilatedVcdC);
         for (auto& r : routers_) r->trace(trace_.get(), 99);
+        // One cycle is 10 ns and the dump times count nanoseconds (10n, 10n + 5), as in
+        // the model's VCD; without this the header would say 1 ps, the RTL's precision.
+        trace_->set_time_resolution("1ns");
         trace_->open(path.c_str());
         return trace_->isOpen();
     }
@@ -230,6 +233,9 @@ public:
     {
         trace_.reset(new VerilatedVcdC);
         top_->trace(trace_.get(), 99);
+        // One cycle is 10 ns and the dump times count nanoseconds (10n, 10n + 5), as in
+        // the model's VCD; without this the header would say 1 ps, the RTL's precision.
+        trace_->set_time_resolution("1ns");
         trace_->open(path.c_str());
         return trace_->isOpen();
     }

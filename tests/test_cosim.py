@@ -12,6 +12,7 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
   waves   VCD and FST output of the model and the RTL is readable by GTKWave's tools
 """
 import json
+import re
 import os
 import subprocess
 import sys
@@ -169,6 +170,12 @@ def waves():
             text = f.read()
         check("gen_node[15]" in text and "link_flit_o" in text and "ej_valid_o" in text,
               "--engine %s VCD has every node's router ports by their RTL names" % engine)
+        # One cycle is 10 ns, registers change at 10n + 5, in every engine's VCD, so
+        # the model's and the RTL's waves line up in one GTKWave window.
+        times = [int(l[1:]) for l in text.splitlines() if l.startswith("#")]
+        check(re.search(r"\$timescale\s+1\s*ns\s+\$end", text) is not None
+              and times[:4] == [0, 5, 10, 15],
+              "--engine %s VCD: timescale 1 ns, first times %s (cycle = 10 ns)" % (engine, times[:4]))
         fst = os.path.join(tmp, engine + ".fst")
         r, j = wormcast("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "5",
                         "--engine", engine, "--fst", fst, "--json")
