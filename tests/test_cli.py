@@ -2,20 +2,14 @@
 """The wormcast command line: JSON contract, exact pbcast cycles, and one-line errors
 with exit code 2 for every class of bad input."""
 import json
+import os
 import subprocess
 import sys
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 WC = sys.argv[1]
-passed = failed = 0
-
-
-def check(ok, what):
-    global passed, failed
-    print(("PASS: " if ok else "FAIL: ") + what)
-    if ok:
-        passed += 1
-    else:
-        failed += 1
 
 
 def run(*args):
@@ -99,5 +93,4 @@ check(r.returncode == 1 and "deadlock: no flit moved for 2000 cycles" in r.stder
       and "holds outputs" in r.stderr and "waits for outputs" in r.stderr and "missing: message" in r.stderr,
       "a deadlocked workload stops with a report of blocked messages, exit 1")
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -18,17 +18,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 WC, MODE = sys.argv[1], sys.argv[2]
-passed = failed = 0
 
-
-def check(ok, what):
-    global passed, failed
-    print(("PASS: " if ok else "FAIL: ") + what, flush=True)
-    if ok:
-        passed += 1
-    else:
-        failed += 1
 
 
 def wormcast(*args, expect_json=True):
@@ -192,5 +186,4 @@ def waves():
 
 
 {"algos": algos, "random": random_traffic, "bugs": bugs, "top": top, "waves": waves}[MODE]()
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -12,17 +12,11 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 SC, WC = sys.argv[1], sys.argv[2]
-passed = failed = 0
 
-
-def check(ok, what):
-    global passed, failed
-    print(("PASS: " if ok else "FAIL: ") + what, flush=True)
-    if ok:
-        passed += 1
-    else:
-        failed += 1
 
 
 def run(prog, *args, expect_json=True):
@@ -203,5 +197,4 @@ def errors():
 
 for part in (listing, algorithms, random_traffic, bug, waves, errors):
     part()
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()

@@ -12,21 +12,15 @@ import subprocess
 import sys
 import tempfile
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from checks import check, finish  # noqa: E402
+
 WC = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACES = os.path.join(HERE, "..", "traces")
 CONFIGS = os.path.join(HERE, "..", "configs")
 TMP = tempfile.mkdtemp(prefix="wormcast-trace-")
-passed = failed = 0
 
-
-def check(ok, what):
-    global passed, failed
-    print(("PASS: " if ok else "FAIL: ") + what, flush=True)
-    if ok:
-        passed += 1
-    else:
-        failed += 1
 
 
 def run(*args, cwd=None):
@@ -353,5 +347,4 @@ lines = r.stderr.strip().splitlines()
 check(r.returncode == 2 and len(lines) == 1 and "nonexistent.ini" in lines[0],
       "unreadable config: exit 2, one line: %s" % (lines[0] if lines else "(none)"))
 
-print("%d passed, %d failed" % (passed, failed))
-sys.exit(1 if failed else 0)
+finish()
