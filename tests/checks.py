@@ -6,6 +6,8 @@ check failed.
     check(result == expected, "what was checked, with the values seen")
     finish()
 """
+import json
+import subprocess
 import sys
 
 _counts = {"passed": 0, "failed": 0}
@@ -22,3 +24,15 @@ def finish():
     """Print the summary and exit: 0 if every check passed, 1 otherwise."""
     print("%d passed, %d failed" % (_counts["passed"], _counts["failed"]))
     sys.exit(1 if _counts["failed"] or not _counts["passed"] else 0)
+
+
+def run(prog, *args, expect_json=True, timeout=600, cwd=None):
+    """Run a program; returns (CompletedProcess, parsed stdout JSON or {})."""
+    r = subprocess.run([prog, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)
+    j = {}
+    if expect_json:
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            pass
+    return r, j

@@ -11,7 +11,6 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
   top     the generate-loop network tops agree with the model as the router array does
   waves   VCD and FST output of the model and the RTL is readable by GTKWave's tools
 """
-import json
 import re
 import os
 import subprocess
@@ -19,21 +18,14 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, run  # noqa: E402
 
 WC, MODE = sys.argv[1], sys.argv[2]
 
 
 
 def wormcast(*args, expect_json=True):
-    r = subprocess.run([WC, *args], capture_output=True, text=True, timeout=600)
-    j = {}
-    if expect_json:
-        try:
-            j = json.loads(r.stdout)
-        except ValueError:
-            pass
-    return r, j
+    return run(WC, *args, expect_json=expect_json)
 
 
 def algos():

@@ -6,28 +6,18 @@ usage: test_systemc.py WORMCAST_SC WORMCAST
 WORMCAST_SC is the program under test; WORMCAST (the router array and the plain
 Verilated network tops) is the reference its runs must agree with cycle for cycle.
 """
-import json
 import os
 import subprocess
 import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, run  # noqa: E402
 
 SC, WC = sys.argv[1], sys.argv[2]
 
 
 
-def run(prog, *args, expect_json=True):
-    r = subprocess.run([prog, *args], capture_output=True, text=True, timeout=600)
-    j = {}
-    if expect_json:
-        try:
-            j = json.loads(r.stdout)
-        except ValueError:
-            pass
-    return r, j
 
 
 def shape(topo):
