@@ -26,7 +26,7 @@ struct algo_params {
 
 struct algorithm {
 	const char *name;
-	const char *source;		/* which seed, e.g. "seed 002 (Jeon & Kim)" */
+	const char *source;		/* which source (docs/references.md), e.g. "Jeon & Kim" */
 	const char *description;
 	unsigned topologies;		/* ALGO_HYPERCUBE | ALGO_MESH */
 	bool all_port;			/* the port mode it is defined on */

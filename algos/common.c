@@ -389,7 +389,7 @@ double binomial_tree_predict(const struct algo_params *p, char *formula, size_t 
 	double T = (double)(ts + L) * d;
 
 	snprintf(formula, len,
-		 "seed 004: (t_s + m*t_w) * log p with m*t_w = L (1 hop + L-1 flits): "
+		 "Grama et al. 4.1: (t_s + m*t_w) * log p with m*t_w = L (1 hop + L-1 flits): "
 		 "(%d + %d) * %d = %.0f", ts, L, d, T);
 	return T;
 }

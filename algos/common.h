@@ -48,7 +48,7 @@ int algo_need_hypercube(const struct algo_params *p, const char *name, char *err
 int algo_need_mesh(const struct algo_params *p, const char *name, char *err, size_t len);
 
 /*
- * Seed 004's cost of a binomial tree on Q_d, (t_s + m t_w) log p, for the broadcast
+ * Grama et al.'s cost of a binomial tree on Q_d, (t_s + m t_w) log p, for the broadcast
  * (Algorithm 4.2) and its dual, the reduction (Algorithm 4.3): every step is one hop.
  */
 double binomial_tree_predict(const struct algo_params *p, char *formula, size_t len);

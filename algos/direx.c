@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * direx.c - all-to-all personalized exchange by direct exchange, DIREXCH (seeds 001
- * and 003) on an all-port hypercube.
+ * direx.c - all-to-all personalized exchange by direct exchange, DIREXCH (Grama et al. 4.5
+ * and Lecture 11) on an all-port hypercube.
  *
  * Step j = 1 .. p-1: node i sends its block for i xor j (L flits whose words identify
  * (i, i xor j)) straight to i xor j along the e-cube route.  Steps are synchronised
@@ -20,9 +20,9 @@
  * (the tail arrives after popcount(j) hops; SEND_DONE, at T_j + t_s + L - 1, is
  * earlier).  The exchange ends when the last step's tails arrive:
  *     T = sum_{j=1}^{p-1} (t_s + popcount(j) + L - 1) = (p-1)(t_s + L - 1) + d 2^(d-1),
- * exact.  Seed 001 writes (t_s + t_w m)(p - 1), which assumes one hop per step; with
+ * exact.  Grama et al. 4.5 writes (t_s + t_w m)(p - 1), which assumes one hop per step; with
  * m t_w = L it is (p-1)(t_s + L) and undercounts by the extra hops,
- * d 2^(d-1) - (p-1).  Seed 003's form with the per-hop term,
+ * d 2^(d-1) - (p-1).  Lecture 11's form with the per-hop term,
  * (2^n - 1)(t_s + n t_d/2 + mu t_m), with mu t_m = L - 1 and t_d = 1 is d/2 below the
  * exact value: the average popcount over j = 1..p-1 is d 2^(d-1)/(p-1), slightly more
  * than d/2.
@@ -190,14 +190,14 @@ static double dx_predict(const struct algo_params *p, char *formula, size_t len)
 
 	snprintf(formula, len,
 		 "sum_j (t_s + popcount(j) + L-1) = (p-1)(t_s+L-1) + d*2^(d-1) = %.0f "
-		 "[seed 001 (t_s+m t_w)(p-1) = %.0f; seed 003 (p-1)(t_s + n t_d/2 + mu t_m) = %.1f]",
+		 "[Grama et al. 4.5 (t_s+m t_w)(p-1) = %.0f; Lecture 11 (p-1)(t_s + n t_d/2 + mu t_m) = %.1f]",
 		 T, seed1, seed3);
 	return T;
 }
 
 const struct algorithm algo_direx = {
 	.name = "direx",
-	.source = "seeds 001 and 003, DIREXCH",
+	.source = "Grama et al. 4.5 and Lecture 11, DIREXCH",
 	.description = "all-to-all personalized exchange: step j, node i sends to i xor j",
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,

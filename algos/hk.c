@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * hk.c - Ho & Kao's all-port broadcast (IEEE TPDS 6(2), 1995) as seed 002 describes
+ * hk.c - Ho & Kao's all-port broadcast (IEEE TPDS 6(2), 1995) as Jeon & Kim describe
  * it: dimension-simple paths split the n-cube into n+1 subcubes, recursively, and
  * every node forwards only after it has received the WHOLE message (store and
  * forward between steps, no pipelining).
@@ -32,7 +32,7 @@
  *     beta_1 = 1, beta_2 = 2, beta_3 = 4, beta_4 = 5, beta_n = n + beta_{n - floor(log2(n+1))}
  *     gamma_n = alpha_n.
  *
- * Time, seed 002 eq. (1): T = alpha_n T_s + beta_n T_f + gamma_n T_c.  Here T_f is the
+ * Time, Jeon & Kim eq. (1): T = alpha_n T_s + beta_n T_f + gamma_n T_c.  Here T_f is the
  * header's per-hop cost h = 1 and T_c is the cost of the NON-header part of one
  * message (the paper defines T_f for the header flit and T_c for the others): L - 1
  * flits at one per cycle.  With T_s = t_s:
@@ -188,7 +188,7 @@ static double hk_predict(const struct algo_params *p, char *formula, size_t len)
 	hk_coeffs(d, &alpha, &beta);
 	T = (double)alpha * ts + beta + (double)alpha * (L - 1);
 	snprintf(formula, len,
-		 "seed 002 eq.1 alpha*T_s + beta*T_f + gamma*T_c, T_s = t_s, T_f = 1, T_c = L-1 "
+		 "Jeon & Kim eq. 1 alpha*T_s + beta*T_f + gamma*T_c, T_s = t_s, T_f = 1, T_c = L-1 "
 		 "(non-header flits), alpha = gamma = %d, beta = %d: %d*%d + %d + %d*%d = %.0f "
 		 "[O(m ceil(n/log2(n+1)))]", alpha, beta, alpha, ts, beta, alpha, L - 1, T);
 	return T;
@@ -201,7 +201,7 @@ static double hk_schedule(const struct algo_params *p, char *text, size_t len)
 
 const struct algorithm algo_hk = {
 	.name = "hk",
-	.source = "seed 002 (Ho & Kao 1995 as described by Jeon & Kim), eq. 1",
+	.source = "Ho & Kao 1995 as described by Jeon & Kim, eq. 1",
 	.description = "all-port broadcast along dimension-simple paths, n+1 subcubes per step, store and forward",
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * irham.c - broadcast along a Hamiltonian path with intermediate reception (seed 002,
+ * irham.c - broadcast along a Hamiltonian path with intermediate reception (Jeon & Kim,
  * section 2: "a straightforward broadcasting is possible using IR by sending a
  * message along a Hamiltonian path ... O(2^n + m - 1) once any per-node delay is
  * counted").
@@ -86,7 +86,7 @@ static double ih_ct_predict(const struct algo_params *p, char *formula, size_t l
 	double T = (double)runs * ts + ((1 << d) - 1) + (L - 1);
 
 	snprintf(formula, len,
-		 "seed 002 O(2^n + m - 1) made concrete: 2^(d-1) runs * t_s + (2^d - 1) hops + (L-1) "
+		 "Jeon & Kim O(2^n + m - 1) made concrete: 2^(d-1) runs * t_s + (2^d - 1) hops + (L-1) "
 		 "= %d*%d + %d + %d = %.0f", runs, ts, (1 << d) - 1, L - 1, T);
 	return T;
 }
@@ -98,7 +98,7 @@ static double ih_sf_predict(const struct algo_params *p, char *formula, size_t l
 
 	snprintf(formula, len,
 		 "2^(d-1) runs * (t_s + L-1) + (2^d - 1) hops = %d*%d + %d = %.0f "
-		 "[seed 002: O(2^n + m - 1) only when forwarding cut-through, see irham]",
+		 "[Jeon & Kim: O(2^n + m - 1) only when forwarding cut-through, see irham]",
 		 runs, ts + L - 1, (1 << d) - 1, T);
 	return T;
 }
@@ -115,7 +115,7 @@ static double ih_sf_schedule(const struct algo_params *p, char *text, size_t len
 
 const struct algorithm algo_irham = {
 	.name = "irham",
-	.source = "seed 002 (Jeon & Kim), Hamiltonian-path broadcast with IR",
+	.source = "Jeon & Kim, Hamiltonian-path broadcast with IR",
 	.description = "Gray-code Hamiltonian path, R+IR runs of 2 hops, forwarded cut-through",
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,
@@ -133,7 +133,7 @@ const struct algorithm algo_irham = {
 
 const struct algorithm algo_irhamsf = {
 	.name = "irhamsf",
-	.source = "seed 002 (Jeon & Kim), Hamiltonian-path broadcast with IR",
+	.source = "Jeon & Kim, Hamiltonian-path broadcast with IR",
 	.description = "Gray-code Hamiltonian path, R+IR runs of 2 hops, store and forward",
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,

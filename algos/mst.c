@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * mst.c - minimum spanning tree (binomial) broadcasts on a one-port r x c mesh, r and
- * c powers of two (seed 000, "Naive Hypercube-Like Mesh Algorithm" and "Conflict-Free
+ * c powers of two (Barnett et al., "Naive Hypercube-Like Mesh Algorithm" and "Conflict-Free
  * Hypercube-Like Mesh Algorithm").  Two algorithms that differ only in the order of
  * the bits of the node index (row * c + col: the low log2 c bits are the column).
  *
@@ -12,7 +12,7 @@
  * mstnaive  b(t) = t, lowest bit first: the row (column bits) first with distances
  *           1, 2, 4, ..., then the columns.  At step t the 2^t holders of a block of
  *           2^(t+1) consecutive nodes send 2^t to the right (or left) at once, and
- *           their XY routes share the links in the middle: seed 000 charges
+ *           their XY routes share the links in the middle: Barnett et al. charges
  *           sum_t (alpha + 2^t n beta) per dimension, T = log(p) alpha + (r+c-2) n beta.
  *           The wormhole network serialises the conflicting messages link by link, as
  *           the link_conflict_cycles of a run show; the measured time is compared
@@ -21,7 +21,7 @@
  * mstcf     b(t) = log2(p) - 1 - t, highest bit first: the root's column first with
  *           distances r/2, r/4, ..., 1, then every row with c/2, ..., 1.  Every step's
  *           messages stay in disjoint aligned blocks of one line: no conflict.
- *           Seed 000: T = log(p)(alpha + n beta).  Under this model (alpha = t_s,
+ *           Barnett et al.: T = log(p)(alpha + n beta).  Under this model (alpha = t_s,
  *           beta = 1, n = L) a message over k hops costs t_s + k + L - 1, so the node
  *           that receives at every step, after r/2 + ... + 1 + c/2 + ... + 1 hops, is
  *           the last one:
@@ -103,7 +103,7 @@ static double naive_predict(const struct algo_params *p, char *formula, size_t l
 	double T = (double)B * ts + (double)(t->rows + t->cols - 2) * L;
 
 	snprintf(formula, len,
-		 "seed 000: log(p)*alpha + (r+c-2)*n*beta, alpha = t_s, beta = 1, n = L: "
+		 "Barnett et al.: log(p)*alpha + (r+c-2)*n*beta, alpha = t_s, beta = 1, n = L: "
 		 "%d*%d + %d*%d = %.0f (link conflicts serialise messages)", B, ts,
 		 t->rows + t->cols - 2, L, T);
 	return T;
@@ -117,14 +117,14 @@ static double cf_predict(const struct algo_params *p, char *formula, size_t len)
 
 	snprintf(formula, len,
 		 "log2(p)*(t_s+L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %.0f "
-		 "[seed 000: log(p)*(alpha + n*beta) = %.0f, one hop per step]", B, ts + L - 1,
+		 "[Barnett et al.: log(p)*(alpha + n*beta) = %.0f, one hop per step]", B, ts + L - 1,
 		 t->rows - 1, t->cols - 1, T, (double)B * (ts + L));
 	return T;
 }
 
 const struct algorithm algo_mstnaive = {
 	.name = "mstnaive",
-	.source = "seed 000 (Barnett et al.), naive hypercube-like MST",
+	.source = "Barnett et al., naive hypercube-like MST",
 	.description = "binomial tree on the node index, lowest bit first (XY link conflicts)",
 	.topologies = ALGO_MESH,
 	.all_port = false,
@@ -142,7 +142,7 @@ const struct algorithm algo_mstnaive = {
 
 const struct algorithm algo_mstcf = {
 	.name = "mstcf",
-	.source = "seed 000 (Barnett et al.), conflict-free hypercube-like MST",
+	.source = "Barnett et al., conflict-free hypercube-like MST",
 	.description = "binomial tree on the node index, highest bit first: column, then rows",
 	.topologies = ALGO_MESH,
 	.all_port = false,

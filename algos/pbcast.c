@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * pbcast.c - pipelined broadcast with message replication (seed 002, Jeon & Kim).
+ * pbcast.c - pipelined broadcast with message replication (Jeon & Kim).
  *
  * The root makes ONE send of a B message of L flits.  Its router replicates it onto
  * every port in the same cycle (docs/microarchitecture.md section 8, "Root
@@ -9,7 +9,7 @@
  * mesh).  Nobody forwards in software: every non-root node just stores the data on
  * TAIL_ARRIVED.
  *
- * Time (seed 002 eq. 2): T = T_s + n*T_f + m*T_c + n*T_r.  Here T_s = t_s, T_f = h = 1,
+ * Time (Jeon & Kim eq. 2): T = T_s + n*T_f + m*T_c + n*T_r.  Here T_s = t_s, T_f = h = 1,
  * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = 0 because the
  * router replicates with no extra delay (a head is granted all its outputs, the
  * local ejection included, in one cycle).  So
@@ -71,11 +71,11 @@ static double pb_predict(const struct algo_params *p, char *formula, size_t len)
 
 	if (p->cfg->topo.kind == TOPO_HYPERCUBE)
 		snprintf(formula, len,
-			 "seed 002 eq.2 T_s + n*T_f + m*T_c + n*T_r with T_r = 0 (replication adds no "
+			 "Jeon & Kim eq. 2 T_s + n*T_f + m*T_c + n*T_r with T_r = 0 (replication adds no "
 			 "delay): t_s + d + (L-1) = %d + %d + %d = %.0f", ts, D, L - 1, T);
 	else
 		snprintf(formula, len,
-			 "seed 002 eq.2 on the mesh tree, T_r = 0: t_s + D + (L-1), D = max XY distance "
+			 "Jeon & Kim eq. 2 on the mesh tree, T_r = 0: t_s + D + (L-1), D = max XY distance "
 			 "from the root = %d: %d + %d + %d = %.0f", D, ts, D, L - 1, T);
 	return T;
 }
@@ -87,7 +87,7 @@ static double pb_schedule(const struct algo_params *p, char *text, size_t len)
 
 const struct algorithm algo_pbcast = {
 	.name = "pbcast",
-	.source = "seed 002 (Jeon & Kim), Algorithms A and B",
+	.source = "Jeon & Kim, Algorithms A and B",
 	.description = "pipelined broadcast: one B message replicated by the routers (MR)",
 	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
 	.all_port = true,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * rdmesh.c - one-to-all broadcast on a one-port r x c mesh by recursive doubling
- * (seed 004, sections 4.1.1 and 4.1.2): along the root's row first, then every node
+ * (Grama et al. 4.1, sections 4.1.1 and 4.1.2): along the root's row first, then every node
  * of that row in its column.
  *
  * On a line segment [lo, hi] held by node x: cut it into halves A = [lo, lo+h-1] and
@@ -16,7 +16,7 @@
  * a holder's next message trails its previous one on the same straight line (it
  * starts t_s + L - 1 cycles later), and row and column messages use different links.
  *
- * Time.  Seed 004: T = (t_s + m t_w) log p (r, c powers of two; for others the seed
+ * Time.  Grama et al. 4.1: T = (t_s + m t_w) log p (r, c powers of two; for others the seed
  * 000 form with separated dimensions, (ceil(log r) + ceil(log c))(alpha + n beta)).
  * Under this model a message over k hops costs t_s + k + L - 1 and a holder's next
  * send starts t_s + L - 1 after its previous one, so the last node is reached at
@@ -131,14 +131,14 @@ static double rdm_predict(const struct algo_params *p, char *formula, size_t len
 
 		snprintf(formula, len,
 			 "log2(p)*(t_s+L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %.0f "
-			 "[seed 004: (t_s + m t_w) log p = %.0f]", lr + lc, ts + L - 1, r - 1, c - 1,
+			 "[Grama et al. 4.1: (t_s + m t_w) log p = %.0f]", lr + lc, ts + L - 1, r - 1, c - 1,
 			 T, seed);
 		return T;
 	}
 	{
 		double T = rdm_schedule(p, text, sizeof(text));
 
-		snprintf(formula, len, "%s [seed 000 separated dims: (ceil(log r)+ceil(log c))"
+		snprintf(formula, len, "%s [Barnett et al. separated dims: (ceil(log r)+ceil(log c))"
 			 "(alpha + n beta) = %.0f]", text, seed);
 		return T;
 	}
@@ -146,7 +146,7 @@ static double rdm_predict(const struct algo_params *p, char *formula, size_t len
 
 const struct algorithm algo_rdmesh = {
 	.name = "rdmesh",
-	.source = "seed 004 (textbook 4.1.1-4.1.2), recursive doubling on a mesh",
+	.source = "Grama et al. 4.1.1-4.1.2, recursive doubling on a mesh",
 	.description = "recursive doubling farthest-first along the root's row, then in every column",
 	.topologies = ALGO_MESH,
 	.all_port = false,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * reduce.c - all-to-one reduction on a one-port hypercube (seed 004, Algorithm 4.3,
+ * reduce.c - all-to-one reduction on a one-port hypercube (Grama et al. 4.1, Algorithm 4.3,
  * relabelled with my_id xor root as in Algorithm 4.2): the dual of sbt, the same
  * binomial tree walked in the opposite order and direction, lowest dimension first.
  *
@@ -12,7 +12,7 @@
  * Leaves (x odd) send at cycle 0.  The root ends with the element-wise sum over all
  * nodes, which check() compares with the sum computed directly.
  *
- * Time: seed 004 gives (t_s + m*t_w) * log p; with m*t_w = L (1 hop + L-1 flits):
+ * Time: Grama et al. 4.1 gives (t_s + m*t_w) * log p; with m*t_w = L (1 hop + L-1 flits):
  *     T = (t_s + L) * d,  exact.
  * A node with b children sends at b*(t_s+L) (induction: its child over dimension j
  * sent at j*(t_s+L) and that 1-hop message took t_s + L), so the root's last
@@ -171,7 +171,7 @@ static int rd_check(void *ctx, const struct sim *s, char *err, size_t len)
 
 const struct algorithm algo_reduce = {
 	.name = "reduce",
-	.source = "seed 004 (textbook 4.1.5), Algorithm 4.3",
+	.source = "Grama et al. 4.1.5, Algorithm 4.3",
 	.description = "all-to-one sum reduction, binomial tree, lowest dimension first",
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = false,

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * rsbcast.c - recursive splitting broadcast, RSbcast (seed 000), on a one-port r x c
+ * rsbcast.c - recursive splitting broadcast, RSbcast (Barnett et al.), on a one-port r x c
  * mesh of any size, viewed as the linear array of node indices row * c + col.
  *
  * A holder x of a segment [lo, hi] of the array cuts it into halves A = [lo, lo+h-1]
@@ -15,12 +15,12 @@
  *    i.e. to the left.
  * So messages from L-nodes go right to L-nodes, from R-nodes left to R-nodes, and two
  * messages of one step are never "away from each other" (<j,i>, <k,l> with
- * i < j < k < l), the only pattern that conflicts under XY routing (seed 000's
+ * i < j < k < l), the only pattern that conflicts under XY routing (Barnett et al.'s
  * case analysis).  Segments are disjoint and a holder's later messages trail its
  * earlier ones from the same source, so nothing waits: conflict-free.  The tag
  * carries the receiver's segment.
  *
- * Time.  Seed 000: T = ceil(log p)(alpha + n beta).  Under this model every chain has
+ * Time.  Barnett et al.: T = ceil(log p)(alpha + n beta).  Under this model every chain has
  * at most ceil(log2 p) sends, each costing t_s + L - 1 plus its XY hop count, so
  *     T = S (t_s + L - 1) + H
  * for the chain that ends last (S <= ceil(log2 p) start-ups, H its hops), which
@@ -98,14 +98,14 @@ static double rs_predict(const struct algo_params *p, char *formula, size_t len)
 	char text[200];
 	double T = rs_schedule(p, text, sizeof(text));
 
-	snprintf(formula, len, "%s [seed 000: ceil(log p)*(alpha + n*beta) = %d*(%d + %d) = %d]",
+	snprintf(formula, len, "%s [Barnett et al.: ceil(log p)*(alpha + n*beta) = %d*(%d + %d) = %d]",
 		 text, steps, p->cfg->startup, p->flits, steps * (p->cfg->startup + p->flits));
 	return T;
 }
 
 const struct algorithm algo_rsbcast = {
 	.name = "rsbcast",
-	.source = "seed 000 (Barnett et al.), RSbcast",
+	.source = "Barnett et al., RSbcast",
 	.description = "recursive splitting of the linearised mesh, conflict-free under XY routing",
 	.topologies = ALGO_MESH,
 	.all_port = false,

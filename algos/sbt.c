@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * sbt.c - spanning binomial tree broadcast on a one-port hypercube (seed 004,
+ * sbt.c - spanning binomial tree broadcast on a one-port hypercube (Grama et al. 4.1,
  * Algorithm 4.2: any root by relabelling my_id xor root, one dimension per step,
  * highest first).
  *
@@ -8,7 +8,7 @@
  * bit b of x (the root: b = d) and then sends it to x xor 2^i for i = b-1 down to 0.
  * All its sends queue on the single injection channel of a one-port NI.
  *
- * Time: seed 004 gives T = (t_s + m*t_w) * log p.  Under this model a 1-hop message
+ * Time: Grama et al. 4.1 gives T = (t_s + m*t_w) * log p.  Under this model a 1-hop message
  * costs t_s + 1 + (L-1) = t_s + L from the send to its tail, so with m*t_w = L:
  *     T = (t_s + L) * d,  exact.
  * Why exactly: consecutive sends of one node are t_s + L - 1 apart (the channel is
@@ -59,7 +59,7 @@ static double sbt_schedule(const struct algo_params *p, char *text, size_t len)
 
 const struct algorithm algo_sbt = {
 	.name = "sbt",
-	.source = "seed 004 (textbook 4.1.3), Algorithm 4.2",
+	.source = "Grama et al. 4.1.3, Algorithm 4.2",
 	.description = "spanning binomial tree broadcast, one dimension per step, highest first",
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = false,

@@ -3,7 +3,7 @@
  * traffic.h - seeded random traffic: Bernoulli message arrivals at every node, uniform
  * random destinations, a mix of R, R+IR and B messages of fixed or random lengths.
  *
- * Broadcasts are serialised as the seed 002 prescribes (a broadcast holds its tree
+ * Broadcasts are serialised as Jeon & Kim prescribe (a broadcast holds its tree
  * until its tail passes, and concurrent broadcasts, or a broadcast and e-cube
  * unicasts, can deadlock), through bcast_gate.h: a B message is sent only when
  * nothing else is in flight, and no other message is sent until it has been

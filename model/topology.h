@@ -65,7 +65,7 @@ int unicast_next_port(const struct topology *t, int node, int dest);
 
 /*
  * Link ports on which a B message of root `root` leaves `node`: the replication
- * tree's children of node (seed 002 Algorithm B on Q_d; row then columns on a mesh).
+ * tree's children of node (Jeon & Kim Algorithm B on Q_d; row then columns on a mesh).
  * At the root this is every connected port.
  */
 uint32_t replication_children(const struct topology *t, int root, int node);

@@ -52,7 +52,7 @@ static int ilog2(int x)
 
 static bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 
-/* Seed 002's recursion for Ho & Kao, tabulated by hand from the seed: d = 1..12. */
+/* Jeon & Kim's recursion for Ho & Kao, tabulated by hand from the seed: d = 1..12. */
 static const int hk_alpha[] = { 0, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5 };
 static const int hk_beta[] = { 0, 1, 2, 4, 5, 9, 11, 12, 17, 20, 22, 28, 32 };
 
@@ -312,7 +312,7 @@ static void test_stalls(void)
 	}
 }
 
-/* Seed 000's conflicts: the naive MST must contend, the conflict-free ones must not. */
+/* Barnett et al.'s conflicts: the naive MST must contend, the conflict-free ones must not. */
 static void test_conflicts(void)
 {
 	static const char *meshes[] = { "mesh:4x4", "mesh:8x8", "mesh:1x8", "mesh:2x4" };
