@@ -60,9 +60,22 @@ static int ih_plan(const struct algo_params *p, int node, uint64_t tag, struct t
 static const struct tb_ops ih_ct_ops = { .plan = ih_plan, .cut_through = true };
 static const struct tb_ops ih_sf_ops = { .plan = ih_plan };
 
+/* The runs follow the Gray code path only along ascending (e-cube) routes. */
+static int ih_need_ecube(const struct algo_params *p, const char *name, char *err, size_t len)
+{
+	if (algo_need_hypercube(p, name, err, len))
+		return -1;
+	if (p->cfg->topo.route_order != ORDER_ASCENDING) {
+		snprintf(err, len, "%s covers the Gray code path with e-cube runs: use --route-order ascending",
+			 name);
+		return -1;
+	}
+	return 0;
+}
+
 static int ih_supports(const struct algo_params *p, char *err, size_t len)
 {
-	if (algo_need_hypercube(p, "irham", err, len))
+	if (ih_need_ecube(p, "irham", err, len))
 		return -1;
 	if (p->cfg->sink_stall > 0) {
 		snprintf(err, len, "irham forwards cut-through at the NI, which is only correct when "
@@ -74,7 +87,7 @@ static int ih_supports(const struct algo_params *p, char *err, size_t len)
 
 static int ihsf_supports(const struct algo_params *p, char *err, size_t len)
 {
-	return algo_need_hypercube(p, "irhamsf", err, len);
+	return ih_need_ecube(p, "irhamsf", err, len);
 }
 
 static void *ih_ct_create(const struct algo_params *p) { return tb_create(p, &ih_ct_ops); }

@@ -75,7 +75,14 @@ static struct tb_ops rs_ops_for(const struct algo_params *p)
 
 static int rs_supports(const struct algo_params *p, char *err, size_t len)
 {
-	return algo_need_mesh(p, "rsbcast", err, len);
+	if (algo_need_mesh(p, "rsbcast", err, len))
+		return -1;
+	/* The conflict-freedom argument (docs/algorithms.md) is about XY routes. */
+	if (p->cfg->topo.route_order != ORDER_ASCENDING) {
+		snprintf(err, len, "rsbcast is conflict-free under XY routing only: use --route-order ascending");
+		return -1;
+	}
+	return 0;
 }
 
 static void *rs_create(const struct algo_params *p)

@@ -159,15 +159,24 @@ private:
         return b;
     }
 
-    std::string message_of(int node, int port) const
+    std::string describe_head(const char* prefix, flit_t h) const
+    {
+        header x = header_unpack(flit_payload(h), static_cast<unsigned>(cfg_.payload_width));
+        char b[160];
+        snprintf(b, sizeof(b), "%smessage %s from %u %s %u seq %u", prefix,
+                 x.type == HDR_B ? (x.ir ? "B+IR" : "B") : (x.ir ? "R+IR" : "R"), x.source,
+                 x.type == HDR_B ? "root" : "to", x.address, x.seq);
+        return b;
+    }
+
+    // The message on this output: the model's last head there, else the RTL's flit if
+    // it is a head (an output the RTL drives and the model does not).
+    std::string message_of(int node, int port, flit_t rtl_flit) const
     {
         flit_t h = last_head_[static_cast<size_t>(node * n_out_ + port)];
-        if (!h) return "no message seen on this output yet";
-        header x = header_unpack(flit_payload(h), static_cast<unsigned>(cfg_.payload_width));
-        char b[128];
-        snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", x.type == HDR_B ? "B" : (x.ir ? "R+IR" : "R"),
-                 x.source, x.type == HDR_B ? "root" : "to", x.address, x.seq);
-        return b;
+        if (h) return describe_head("", h);
+        if (flit_is_head(rtl_flit)) return describe_head("RTL's ", rtl_flit);
+        return "no message seen on this output yet";
     }
 
     void note(uint64_t cycle, int node, const std::string& port, const char* signal, uint64_t m,
@@ -204,9 +213,9 @@ private:
                 uint64_t mv = ms.out_valid[n] >> p & 1, rv = rs.out_valid[n] >> p & 1;
                 uint64_t mc = ms.credit_out[n] >> p & 1, rc = rs.credit_out[n] >> p & 1;
                 if (mv != rv)
-                    note(cycle, v, port_name(p, false), "out_valid", mv, rv, message_of(v, p));
+                    note(cycle, v, port_name(p, false), "out_valid", mv, rv, message_of(v, p, rf[p]));
                 if (mf[p] != rf[p])
-                    note(cycle, v, port_name(p, false), "out_flit", mf[p], rf[p], message_of(v, p));
+                    note(cycle, v, port_name(p, false), "out_flit", mf[p], rf[p], message_of(v, p, rf[p]));
                 if (mc != rc)
                     note(cycle, v, port_name(p, true), "credit_out", mc, rc,
                          "credit register of this input");

@@ -24,6 +24,8 @@ static const struct config_key keys[] = {
 	{ "network", "buffer_depth", "buffer-depth" },
 	{ "network", "payload_width", "payload-width" },
 	{ "network", "replication_cost", "replication-cost" },
+	{ "network", "route_order", "route-order" },
+	{ "network", "tree_order", "tree-order" },
 	{ "ni", "startup", "startup" },
 	{ "ni", "sink_stall", "sink-stall" },
 	{ "run", "engine", "engine" },

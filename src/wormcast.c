@@ -4,7 +4,7 @@
  *
  *   wormcast run --topology hypercube:D|mesh:RxC --algorithm NAME --flits L
  *                [--root S] [--startup T] [--buffer-depth B] [--payload-width W]
- *                [--replication-cost T_r]
+ *                [--replication-cost T_r] [--route-order O] [--tree-order O]
  *                [--watchdog N] [--engine model|rtl|cosim] [--vcd F] [--fst F] [--json]
  *                [--rtl-top] [--inject-bug N] [--mismatch-vcd F]   (RTL engines)
  *   wormcast sweep --topology T --algorithms a,b,... --flits L1,L2,... [...] [--json]
@@ -48,6 +48,7 @@ struct options {
 	const char *engine;
 	const char *vcd, *fst, *mismatch_vcd;
 	const char *trace, *latencies;
+	const char *route_order, *tree_order;	/* NULL: the topology's default */
 	long root, inject_bug;
 	long startup, buffer_depth, payload_width, watchdog, replication_cost;
 	long long cycles, seed;
@@ -117,7 +118,7 @@ enum {
 	OPT_STARTUP = 1000, OPT_DEPTH, OPT_WIDTH, OPT_WATCHDOG, OPT_JSON, OPT_ENGINE, OPT_VCD,
 	OPT_FST, OPT_RATE, OPT_CYCLES, OPT_SEED, OPT_IR, OPT_B, OPT_ONE_PORT, OPT_STALL,
 	OPT_ALGORITHMS, OPT_RTL_TOP, OPT_BUG, OPT_MISMATCH_VCD, OPT_TRACE, OPT_LATENCIES,
-	OPT_CONFIG, OPT_PORT_MODEL, OPT_REPLICATION_COST,
+	OPT_CONFIG, OPT_PORT_MODEL, OPT_REPLICATION_COST, OPT_ROUTE_ORDER, OPT_TREE_ORDER,
 };
 
 static const struct option long_options[] = {
@@ -130,6 +131,8 @@ static const struct option long_options[] = {
 	{ "buffer-depth", required_argument, NULL, OPT_DEPTH },
 	{ "payload-width", required_argument, NULL, OPT_WIDTH },
 	{ "replication-cost", required_argument, NULL, OPT_REPLICATION_COST },
+	{ "route-order", required_argument, NULL, OPT_ROUTE_ORDER },
+	{ "tree-order", required_argument, NULL, OPT_TREE_ORDER },
 	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "vcd", required_argument, NULL, OPT_VCD },
@@ -182,6 +185,19 @@ static int set_option(struct options *o, int c, const char *arg, char *err, size
 	case OPT_REPLICATION_COST:
 		rc = get_long(arg, 0, ROUTER_MAX_REPLICATION_COST, &o->replication_cost, err, n);
 		break;
+	case OPT_ROUTE_ORDER: case OPT_TREE_ORDER: {
+		enum dim_order order;
+
+		if (dim_order_parse(arg, &order)) {
+			snprintf(err, n, "'%s' is not a dimension order (ascending or descending)", arg);
+			rc = -1;
+		} else if (c == OPT_ROUTE_ORDER) {
+			o->route_order = arg;
+		} else {
+			o->tree_order = arg;
+		}
+		break;
+	}
 	case OPT_WATCHDOG: rc = get_long(arg, 1, 1L << 40, &o->watchdog, err, n); break;
 	case OPT_ENGINE: o->engine = arg; break;
 	case OPT_VCD: o->vcd = arg; break;
@@ -364,6 +380,11 @@ static void build_config(const struct options *o, struct sim_config *cfg)
 	sim_config_defaults(cfg);
 	if (topology_parse(o->topology, &cfg->topo, err, sizeof(err)))
 		usage_error("%s", err);
+	/* Checked when the option was read. */
+	if (o->route_order)
+		dim_order_parse(o->route_order, &cfg->topo.route_order);
+	if (o->tree_order)
+		dim_order_parse(o->tree_order, &cfg->topo.tree_order);
 	cfg->startup = (int)o->startup;
 	cfg->buffer_depth = (int)o->buffer_depth;
 	cfg->payload_width = (int)o->payload_width;
@@ -443,6 +464,8 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 	cJSON_AddNumberToObject(j, "buffer_depth", r->cfg.buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", r->cfg.payload_width);
 	cJSON_AddNumberToObject(j, "replication_cost", r->cfg.replication_cost);
+	cJSON_AddStringToObject(j, "route_order", dim_order_name(r->cfg.topo.route_order));
+	cJSON_AddStringToObject(j, "tree_order", dim_order_name(r->cfg.topo.tree_order));
 	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
 	cJSON_AddNumberToObject(j, "cycles", (double)res->cycles);
 	cJSON_AddNumberToObject(j, "predicted_cycles", res->predicted);
@@ -516,10 +539,11 @@ static int cmd_run(int argc, char **argv)
 	} else {
 		char name[64];
 
-		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, T_r = %d\n",
-		       a->name, topology_name(&r.cfg.topo, name, sizeof(name)),
+		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, T_r = %d, "
+		       "routes %s, trees %s\n", a->name, topology_name(&r.cfg.topo, name, sizeof(name)),
 		       r.cfg.all_port ? "all-port" : "one-port", r.params.root, r.params.flits,
-		       r.cfg.startup, r.cfg.buffer_depth, r.cfg.replication_cost);
+		       r.cfg.startup, r.cfg.buffer_depth, r.cfg.replication_cost,
+		       dim_order_name(r.cfg.topo.route_order), dim_order_name(r.cfg.topo.tree_order));
 		printf("  %-22s %llu\n", "measured cycles", (unsigned long long)res.cycles);
 		printf("  %-22s %.1f   %s%s\n", "predicted cycles", res.predicted, res.formula,
 		       a->exact ? "" : "  (not exact under this model, see docs/algorithms.md)");
@@ -717,6 +741,8 @@ static int cmd_traffic(int argc, char **argv)
 		cJSON_AddNumberToObject(j, "buffer_depth", cfg.buffer_depth);
 		cJSON_AddNumberToObject(j, "payload_width", cfg.payload_width);
 		cJSON_AddNumberToObject(j, "replication_cost", cfg.replication_cost);
+		cJSON_AddStringToObject(j, "route_order", dim_order_name(cfg.topo.route_order));
+		cJSON_AddStringToObject(j, "tree_order", dim_order_name(cfg.topo.tree_order));
 		cJSON_AddNumberToObject(j, "watchdog", (double)cfg.watchdog);
 		cJSON_AddNumberToObject(j, "sink_stall", cfg.sink_stall);
 		cJSON_AddNumberToObject(j, "cycles_simulated", (double)st.cycles_run);
@@ -771,6 +797,8 @@ static void trace_json(cJSON *j, const struct options *o, const struct sim_confi
 	cJSON_AddNumberToObject(j, "buffer_depth", cfg->buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", cfg->payload_width);
 	cJSON_AddNumberToObject(j, "replication_cost", cfg->replication_cost);
+	cJSON_AddStringToObject(j, "route_order", dim_order_name(cfg->topo.route_order));
+	cJSON_AddStringToObject(j, "tree_order", dim_order_name(cfg->topo.tree_order));
 	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
 	cJSON_AddNumberToObject(j, "watchdog", (double)cfg->watchdog);
 	cJSON_AddNumberToObject(j, "sink_stall", cfg->sink_stall);
