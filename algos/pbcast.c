@@ -9,13 +9,15 @@
  * mesh).  Nobody forwards in software.
  *
  * Time (Jeon & Kim eq. 2): T = T_s + n*T_f + m*T_c + n*T_r.  Here T_s = t_s, T_f = h = 1,
- * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = 0 because the
- * router replicates with no extra delay (a head is granted all its outputs, the
- * local ejection included, in one cycle).  So
- *     hypercube:  t_s + d + L - 1      (the terminal node root xor (2^d - 1) is d hops away)
- *     mesh:       t_s + D + L - 1      (D = the largest XY distance from the root: the
- *                                       tree's path to a node is the XY route)
- * Exact: the tree's edges are distinct links and all copies move in lockstep.
+ * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = the router's
+ * replication cost, which every router that replicates and forwards the head pays
+ * once (docs/microarchitecture.md section 7, step 5).  So
+ *     hypercube:  t_s + d + L - 1 + d*T_r  (the terminal node root xor (2^d - 1) is d hops
+ *                                           away, behind d forwarding routers)
+ *     mesh:       t_s + D + L - 1 + D*T_r  (D = the largest distance from the root: the
+ *                                           tree's path to a node is a shortest path)
+ * Exact, eq. 2 itself: the tree's edges are distinct links, all copies move in lockstep
+ * and the nodes farthest from the root are leaves, which forward nothing.
  */
 #include <stdio.h>
 
@@ -54,23 +56,24 @@ static int pb_depth(const struct algo_params *p)
 static void pb_predict(const struct algo_params *p, const struct schedule_result *s,
 		       struct prediction *o)
 {
-	int D = pb_depth(p), ts = p->cfg->startup, mu = algo_mu(p);
+	int D = pb_depth(p), ts = p->cfg->startup, mu = algo_mu(p), tr = p->cfg->replication_cost;
+	int T = ts + D + mu + D * tr;
 
 	(void)s;
 	if (p->cfg->topo.kind == TOPO_HYPERCUBE)
-		predict_set(o, ts + D + mu, true, "Jeon & Kim eq. 2",
-			    "T_s + n T_f + m T_c + n T_r with T_r = 0 (replication adds no delay): "
-			    "t_s + d + (L-1) = %d + %d + %d = %d", ts, D, mu, ts + D + mu);
+		predict_set(o, T, true, "Jeon & Kim eq. 2",
+			    "T_s + n T_f + m T_c + n T_r with n = d, T_f = 1, m T_c = L-1: "
+			    "t_s + d + (L-1) + d T_r = %d + %d + %d + %d*%d = %d", ts, D, mu, D, tr, T);
 	else
-		predict_set(o, ts + D + mu, true, DERIVED("pbcast"),
-			    "Jeon & Kim eq. 2 on the mesh's tree, n = D = the largest XY distance "
-			    "from the root: t_s + D + (L-1) = %d + %d + %d = %d", ts, D, mu, ts + D + mu);
+		predict_set(o, T, true, DERIVED("pbcast"),
+			    "Jeon & Kim eq. 2 on the mesh's tree, n = D = the largest distance from the "
+			    "root: t_s + D + (L-1) + D T_r = %d + %d + %d + %d*%d = %d", ts, D, mu, D, tr, T);
 }
 
 const struct algorithm algo_pbcast = {
 	.name = "pbcast",
 	.source = "Jeon & Kim, Algorithms A and B",
-	.formula_source = "Jeon & Kim eq. 2 (T_r = 0); on meshes derived with n = D",
+	.formula_source = "Jeon & Kim eq. 2; on meshes derived with n = D",
 	.description = "pipelined broadcast: one B message replicated by the routers (MR)",
 	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE | ALGO_MESH,

@@ -29,6 +29,7 @@ struct sim_config {
 	bool all_port;
 	int buffer_depth;		/* >= 2 */
 	int payload_width;		/* 32..62 */
+	int replication_cost;		/* T_r, 0..255 (section 7, step 5) */
 	int startup;			/* t_s >= 1 */
 	uint64_t watchdog;		/* cycles without progress before a deadlock report */
 	uint64_t max_cycles;		/* 0 = no limit */
@@ -39,6 +40,8 @@ struct sim_config {
 void sim_config_defaults(struct sim_config *c);
 /* Check a configuration; on error, one line into err and -1. */
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
+/* The routers' parameters of a configuration (p->topo points into c). */
+void sim_config_router_params(const struct sim_config *c, struct router_params *p);
 
 /* One message as sent. */
 struct message {

@@ -23,6 +23,7 @@ static const struct config_key keys[] = {
 	{ "network", "port_model", "port-model" },
 	{ "network", "buffer_depth", "buffer-depth" },
 	{ "network", "payload_width", "payload-width" },
+	{ "network", "replication_cost", "replication-cost" },
 	{ "ni", "startup", "startup" },
 	{ "ni", "sink_stall", "sink-stall" },
 	{ "run", "engine", "engine" },

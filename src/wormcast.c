@@ -4,6 +4,7 @@
  *
  *   wormcast run --topology hypercube:D|mesh:RxC --algorithm NAME --flits L
  *                [--root S] [--startup T] [--buffer-depth B] [--payload-width W]
+ *                [--replication-cost T_r]
  *                [--watchdog N] [--engine model|rtl|cosim] [--vcd F] [--fst F] [--json]
  *                [--rtl-top] [--inject-bug N] [--mismatch-vcd F]   (RTL engines)
  *   wormcast sweep --topology T --algorithms a,b,... --flits L1,L2,... [...] [--json]
@@ -48,7 +49,7 @@ struct options {
 	const char *vcd, *fst, *mismatch_vcd;
 	const char *trace, *latencies;
 	long root, inject_bug;
-	long startup, buffer_depth, payload_width, watchdog;
+	long startup, buffer_depth, payload_width, watchdog, replication_cost;
 	long long cycles, seed;
 	double rate, ir_fraction, b_fraction, sink_stall;
 	bool json, one_port, root_given, rtl_top;
@@ -116,7 +117,7 @@ enum {
 	OPT_STARTUP = 1000, OPT_DEPTH, OPT_WIDTH, OPT_WATCHDOG, OPT_JSON, OPT_ENGINE, OPT_VCD,
 	OPT_FST, OPT_RATE, OPT_CYCLES, OPT_SEED, OPT_IR, OPT_B, OPT_ONE_PORT, OPT_STALL,
 	OPT_ALGORITHMS, OPT_RTL_TOP, OPT_BUG, OPT_MISMATCH_VCD, OPT_TRACE, OPT_LATENCIES,
-	OPT_CONFIG, OPT_PORT_MODEL,
+	OPT_CONFIG, OPT_PORT_MODEL, OPT_REPLICATION_COST,
 };
 
 static const struct option long_options[] = {
@@ -128,6 +129,7 @@ static const struct option long_options[] = {
 	{ "startup", required_argument, NULL, OPT_STARTUP },
 	{ "buffer-depth", required_argument, NULL, OPT_DEPTH },
 	{ "payload-width", required_argument, NULL, OPT_WIDTH },
+	{ "replication-cost", required_argument, NULL, OPT_REPLICATION_COST },
 	{ "watchdog", required_argument, NULL, OPT_WATCHDOG },
 	{ "engine", required_argument, NULL, OPT_ENGINE },
 	{ "vcd", required_argument, NULL, OPT_VCD },
@@ -177,6 +179,9 @@ static int set_option(struct options *o, int c, const char *arg, char *err, size
 	case OPT_STARTUP: rc = get_long(arg, 1, 1000000, &o->startup, err, n); break;
 	case OPT_DEPTH: rc = get_long(arg, 2, 64, &o->buffer_depth, err, n); break;
 	case OPT_WIDTH: rc = get_long(arg, 32, 62, &o->payload_width, err, n); break;
+	case OPT_REPLICATION_COST:
+		rc = get_long(arg, 0, ROUTER_MAX_REPLICATION_COST, &o->replication_cost, err, n);
+		break;
 	case OPT_WATCHDOG: rc = get_long(arg, 1, 1L << 40, &o->watchdog, err, n); break;
 	case OPT_ENGINE: o->engine = arg; break;
 	case OPT_VCD: o->vcd = arg; break;
@@ -362,6 +367,7 @@ static void build_config(const struct options *o, struct sim_config *cfg)
 	cfg->startup = (int)o->startup;
 	cfg->buffer_depth = (int)o->buffer_depth;
 	cfg->payload_width = (int)o->payload_width;
+	cfg->replication_cost = (int)o->replication_cost;
 	cfg->watchdog = (uint64_t)o->watchdog;
 	cfg->all_port = !o->one_port;
 	cfg->sink_stall = o->sink_stall;
@@ -445,6 +451,7 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 	cJSON_AddNumberToObject(j, "startup", r->cfg.startup);
 	cJSON_AddNumberToObject(j, "buffer_depth", r->cfg.buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", r->cfg.payload_width);
+	cJSON_AddNumberToObject(j, "replication_cost", r->cfg.replication_cost);
 	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
 	cJSON_AddNumberToObject(j, "cycles", (double)res->cycles);
 	cJSON_AddStringToObject(j, "kind", collective_kind_name(a->kind));
@@ -531,10 +538,10 @@ static int cmd_run(int argc, char **argv)
 	} else {
 		char name[64];
 
-		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d\n",
+		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, T_r = %d\n",
 		       a->name, topology_name(&r.cfg.topo, name, sizeof(name)),
 		       r.cfg.all_port ? "all-port" : "one-port", r.params.root, r.params.flits,
-		       r.cfg.startup, r.cfg.buffer_depth);
+		       r.cfg.startup, r.cfg.buffer_depth, r.cfg.replication_cost);
 		printf("  %-22s %llu\n", "measured cycles", (unsigned long long)res.cycles);
 		printf("  %-22s %.1f   %s [%s]%s\n", "predicted cycles", res.predicted, res.formula,
 		       res.prediction.source,
@@ -739,6 +746,7 @@ static int cmd_traffic(int argc, char **argv)
 		cJSON_AddNumberToObject(j, "startup", cfg.startup);
 		cJSON_AddNumberToObject(j, "buffer_depth", cfg.buffer_depth);
 		cJSON_AddNumberToObject(j, "payload_width", cfg.payload_width);
+		cJSON_AddNumberToObject(j, "replication_cost", cfg.replication_cost);
 		cJSON_AddNumberToObject(j, "watchdog", (double)cfg.watchdog);
 		cJSON_AddNumberToObject(j, "sink_stall", cfg.sink_stall);
 		cJSON_AddNumberToObject(j, "cycles_simulated", (double)st.cycles_run);
@@ -792,6 +800,7 @@ static void trace_json(cJSON *j, const struct options *o, const struct sim_confi
 	cJSON_AddNumberToObject(j, "startup", cfg->startup);
 	cJSON_AddNumberToObject(j, "buffer_depth", cfg->buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", cfg->payload_width);
+	cJSON_AddNumberToObject(j, "replication_cost", cfg->replication_cost);
 	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
 	cJSON_AddNumberToObject(j, "watchdog", (double)cfg->watchdog);
 	cJSON_AddNumberToObject(j, "sink_stall", cfg->sink_stall);
