@@ -63,9 +63,6 @@ int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t
 	if (root->u >= (uint64_t)cfg->topo.nodes)
 		return failf(f, EXIT_USAGE, "%s: %llu is not a node of the network (nodes 0..%d)",
 			     root->origin, (unsigned long long)root->u, cfg->topo.nodes - 1);
-	if (root->set && !a->uses_root && o->command == CMD_ID_RUN)
-		return failf(f, EXIT_USAGE, "%s: %s has no root (every node sends)", root->origin,
-			     a->name);
 	*p = (struct algo_params){ .cfg = cfg, .root = (int)root->u, .flits = (int)flits };
 	if (a->supports && a->supports(p, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
