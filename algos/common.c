@@ -267,6 +267,7 @@ int tb_eval(const struct algo_params *p, const struct tb_ops *ops, struct tb_eva
 {
 	const struct topology *t = &p->cfg->topo;
 	uint64_t ts = (uint64_t)p->cfg->startup, L = (uint64_t)p->flits;
+	uint64_t tr = (uint64_t)p->cfg->replication_cost;
 	int channels = p->cfg->all_port ? t->ports : 1;
 	struct tb_item *queue = malloc(sizeof(*queue) * (size_t)t->nodes);
 	int *reached = calloc((size_t)t->nodes, sizeof(int));
@@ -313,10 +314,17 @@ int tb_eval(const struct algo_params *p, const struct tb_ops *ops, struct tb_eva
 			group_done = later(group_done, free_at);
 			r->messages++;
 			if (x->bcast) {
-				/* Every other node, at its tree distance (= route distance). */
+				/*
+				 * Every other node, at its tree distance (= route distance); every
+				 * router on the way that forwards, the node's own included, holds
+				 * the head T_r cycles (docs/microarchitecture.md section 9).
+				 */
 				for (int u = 0; u < t->nodes; u++) {
 					int hops = topology_distance(t, it.node, u);
-					struct tb_point tail = { start.t + ts + (uint64_t)hops + L - 1,
+					uint64_t forwarders = (uint64_t)hops +
+						(replication_children(t, it.node, u) != 0);
+					struct tb_point tail = { start.t + ts + (uint64_t)hops + L - 1 +
+								 forwarders * tr,
 								 start.startups + 1, start.hops + hops };
 
 					if (u == it.node)

@@ -10,13 +10,15 @@
  * TAIL_ARRIVED.
  *
  * Time (Jeon & Kim eq. 2): T = T_s + n*T_f + m*T_c + n*T_r.  Here T_s = t_s, T_f = h = 1,
- * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = 0 because the
- * router replicates with no extra delay (a head is granted all its outputs, the
- * local ejection included, in one cycle).  So
- *     hypercube:  t_s + d + L - 1      (the terminal node root xor (2^d - 1) is d hops away)
- *     mesh:       t_s + D + L - 1      (D = the largest XY distance from the root: the
- *                                       tree's path to a node is the XY route)
- * Exact: the tree's edges are distinct links and all copies move in lockstep.
+ * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = the router's
+ * replication cost, which every router that replicates and forwards the head pays
+ * once (docs/microarchitecture.md section 7, step 5).  So
+ *     hypercube:  t_s + d + L - 1 + d*T_r  (the terminal node root xor (2^d - 1) is d hops
+ *                                           away, behind d forwarding routers)
+ *     mesh:       t_s + D + L - 1 + D*T_r  (D = the largest distance from the root: the
+ *                                           tree's path to a node is a shortest path)
+ * Exact, eq. 2 itself: the tree's edges are distinct links, all copies move in lockstep
+ * and the nodes farthest from the root are leaves, which forward nothing.
  */
 #include <stdio.h>
 
@@ -66,17 +68,18 @@ static int pb_depth(const struct algo_params *p)
 
 static double pb_predict(const struct algo_params *p, char *formula, size_t len)
 {
-	int D = pb_depth(p), ts = p->cfg->startup, L = p->flits;
-	double T = (double)ts + D + L - 1;
+	int D = pb_depth(p), ts = p->cfg->startup, L = p->flits, tr = p->cfg->replication_cost;
+	double T = (double)ts + D + L - 1 + (double)D * tr;
 
 	if (p->cfg->topo.kind == TOPO_HYPERCUBE)
 		snprintf(formula, len,
-			 "Jeon & Kim eq. 2 T_s + n*T_f + m*T_c + n*T_r with T_r = 0 (replication adds no "
-			 "delay): t_s + d + (L-1) = %d + %d + %d = %.0f", ts, D, L - 1, T);
+			 "Jeon & Kim eq. 2 exactly, T_s + n*T_f + m*T_c + n*T_r with n = d, T_f = 1, "
+			 "m*T_c = L-1: t_s + d + (L-1) + d*T_r = %d + %d + %d + %d*%d = %.0f",
+			 ts, D, L - 1, D, tr, T);
 	else
 		snprintf(formula, len,
-			 "Jeon & Kim eq. 2 on the mesh tree, T_r = 0: t_s + D + (L-1), D = max XY distance "
-			 "from the root = %d: %d + %d + %d = %.0f", D, ts, D, L - 1, T);
+			 "Jeon & Kim eq. 2 exactly on the mesh tree, n = D = max distance from the root: "
+			 "t_s + D + (L-1) + D*T_r = %d + %d + %d + %d*%d = %.0f", ts, D, L - 1, D, tr, T);
 	return T;
 }
 

@@ -39,6 +39,7 @@ struct sim_config {
 	bool all_port;
 	int buffer_depth;		/* SIM_MIN_BUFFER_DEPTH..SIM_MAX_BUFFER_DEPTH */
 	int payload_width;		/* FLIT_MIN_PAYLOAD..FLIT_MAX_PAYLOAD */
+	int replication_cost;		/* T_r, 0..ROUTER_MAX_REPLICATION_COST (section 7, step 5) */
 	int startup;			/* t_s >= SIM_MIN_STARTUP */
 	uint64_t watchdog;		/* cycles without progress before a deadlock report */
 	uint64_t max_cycles;		/* 0 = no limit */
@@ -49,6 +50,8 @@ struct sim_config {
 void sim_config_defaults(struct sim_config *c);
 /* Check the model's invariants of a configuration; on error, one line into err and -1. */
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
+/* The routers' parameters of a configuration (p->topo points into c). */
+void sim_config_router_params(const struct sim_config *c, struct router_params *p);
 
 /* One message as sent. */
 struct message {

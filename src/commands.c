@@ -45,6 +45,7 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 	cJSON_AddNumberToObject(j, "startup", r->cfg.startup);
 	cJSON_AddNumberToObject(j, "buffer_depth", r->cfg.buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", r->cfg.payload_width);
+	cJSON_AddNumberToObject(j, "replication_cost", r->cfg.replication_cost);
 	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
 	cJSON_AddNumberToObject(j, "cycles", (double)res->cycles);
 	cJSON_AddNumberToObject(j, "predicted_cycles", res->predicted);
@@ -124,10 +125,10 @@ static int cmd_run(const struct options *o, struct failure *f)
 	} else {
 		char name[64];
 
-		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d\n",
+		printf("%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, T_r = %d\n",
 		       a->name, topology_name(&r.cfg.topo, name, sizeof(name)),
 		       r.cfg.all_port ? "all-port" : "one-port", r.params.root, r.params.flits,
-		       r.cfg.startup, r.cfg.buffer_depth);
+		       r.cfg.startup, r.cfg.buffer_depth, r.cfg.replication_cost);
 		printf("  %-22s %llu\n", "measured cycles", (unsigned long long)res.cycles);
 		printf("  %-22s %.1f   %s%s\n", "predicted cycles", res.predicted, res.formula,
 		       a->exact ? "" : "  (not exact under this model, see docs/algorithms.md)");
@@ -300,6 +301,7 @@ static int cmd_traffic(const struct options *o, struct failure *f)
 		cJSON_AddNumberToObject(j, "startup", cfg.startup);
 		cJSON_AddNumberToObject(j, "buffer_depth", cfg.buffer_depth);
 		cJSON_AddNumberToObject(j, "payload_width", cfg.payload_width);
+		cJSON_AddNumberToObject(j, "replication_cost", cfg.replication_cost);
 		cJSON_AddNumberToObject(j, "watchdog", (double)cfg.watchdog);
 		cJSON_AddNumberToObject(j, "sink_stall", cfg.sink_stall);
 		cJSON_AddNumberToObject(j, "cycles_simulated", (double)st.cycles_run);
@@ -357,6 +359,7 @@ static void trace_json(cJSON *j, const char *trace, const char *latencies,
 	cJSON_AddNumberToObject(j, "startup", cfg->startup);
 	cJSON_AddNumberToObject(j, "buffer_depth", cfg->buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", cfg->payload_width);
+	cJSON_AddNumberToObject(j, "replication_cost", cfg->replication_cost);
 	cJSON_AddNumberToObject(j, "per_hop_latency", 1);
 	cJSON_AddNumberToObject(j, "watchdog", (double)cfg->watchdog);
 	cJSON_AddNumberToObject(j, "sink_stall", cfg->sink_stall);

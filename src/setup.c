@@ -18,10 +18,11 @@ int setup_config(const struct options *o, struct sim_config *cfg, struct failure
 	cfg->startup = (int)opt(o, OPT_STARTUP)->u;
 	cfg->buffer_depth = (int)opt(o, OPT_BUFFER_DEPTH)->u;
 	cfg->payload_width = (int)opt(o, OPT_PAYLOAD_WIDTH)->u;
+	cfg->replication_cost = (int)opt(o, OPT_REPLICATION_COST)->u;
 	cfg->watchdog = opt(o, OPT_WATCHDOG)->u;
 	cfg->sink_stall = opt(o, OPT_SINK_STALL)->d;
 	cfg->seed = opt(o, OPT_SEED)->u;
-	/* The table's ranges are the model's (options.def): this cannot fail. */
+	/* The ranges are the model's (options.def); what remains is how values relate. */
 	if (sim_config_check(cfg, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
 	return 0;

@@ -36,6 +36,16 @@ j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(j.get("root") == 7 and j.get("startup") == 4 and j.get("buffer_depth") == 3,
       "run --json echoes root, startup, buffer depth")
 
+# The replication cost: Jeon & Kim eq. 2 exactly, and the JSON says which router ran.
+r = run("run", "--topology", "hypercube:7", "--algorithm", "pbcast", "--flits", "33",
+        "--replication-cost", "5", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("replication_cost") == 5 and j.get("cycles") == j.get("predicted_cycles") == 10 + 7 + 32 + 7 * 5,
+      "pbcast on Q_7 with --replication-cost 5: %s cycles == t_s + d + L - 1 + d*T_r = 84" % j.get("cycles"))
+r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("replication_cost") == 0, "run --json reports replication_cost 0 by default")
+
 r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8")
 check(r.returncode == 0 and "measured cycles" in r.stdout and "predicted cycles" in r.stdout,
       "run without --json prints a readable table")
@@ -76,6 +86,9 @@ bad = [
     (["sweep", "--topology", "hypercube:4", "--algorithms", "pbcast", "--flits", "4,0"], "sweep with flits 0"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--vcd", "/nonexistent/x.vcd"], "unwritable waveform"),
     (["run", "--topology", "mesh:3x3", "--algorithm", "mstcf", "--flits", "4"], "algorithm constraint (powers of two)"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "256"], "replication cost 256"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "-1"], "negative replication cost"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "50", "--watchdog", "50"], "watchdog not longer than T_r"),
     (["frobnicate"], "unknown command"),
     ([], "no command"),
 ]

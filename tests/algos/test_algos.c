@@ -70,7 +70,8 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 
 			D = k > D ? k : D;
 		}
-		return ts + D + L - 1;
+		/* Jeon & Kim eq. 2 with n = D: every router on the way forwards. */
+		return ts + D + L - 1 + (long long)D * cfg->replication_cost;
 	}
 	if (t->kind == TOPO_HYPERCUBE) {
 		if (!strcmp(name, "sbt") || !strcmp(name, "reduce"))
@@ -116,6 +117,7 @@ struct opts {
 	int depth;		/* 0: default */
 	double stall;
 	int width;		/* 0: default */
+	int tr;			/* replication cost T_r */
 };
 
 static int do_run(const struct algorithm *a, const char *topo, int ts, int L, int root,
@@ -135,6 +137,10 @@ static int do_run(const struct algorithm *a, const char *topo, int ts, int L, in
 		cfg->buffer_depth = o->depth;
 	if (o && o->width)
 		cfg->payload_width = o->width;
+	if (o && o->tr) {
+		cfg->replication_cost = o->tr;
+		cfg->watchdog = 100000;
+	}
 	if (o && o->stall > 0) {
 		cfg->sink_stall = o->stall;
 		cfg->seed = 12345;
@@ -159,6 +165,8 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 		 o && o->depth ? " depth" : "");
 	if (o && o->depth)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", o->depth);
+	if (o && o->tr)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " T_r %d", o->tr);
 	if (!a) {
 		check(false, "%s: no such algorithm", what);
 		return;
@@ -261,7 +269,7 @@ static void test_engine(void)
 	topology_init_hypercube(&cfg.topo, 5, err, sizeof(err));
 	cfg.startup = 3;
 	cfg.all_port = true;
-	rp = (struct router_params){ &cfg.topo, true, cfg.buffer_depth, cfg.payload_width };
+	sim_config_router_params(&cfg, &rp);
 	p = (struct algo_params){ &cfg, 9, 9 };
 	if (model_engine_create(&e, &rp)) {
 		check(false, "engine: model_engine_create");
@@ -365,6 +373,33 @@ int main(int argc, char **argv)
 			for (int t = 0; t < 3; t++)
 				for (int k = 0; k < 3; k++)
 					exact_run("pbcast", hc(d), tss[t], pl[l], roots[k], NULL);
+	}
+
+	/* pbcast with a replication cost: Jeon & Kim eq. 2, n*T_r included, exactly. */
+	for (int d = 1; d <= 12; d++) {
+		static const int trs[] = { 1, 3, 255 };
+		int n = 1 << d;
+
+		for (int t = 0; t < 3; t++) {
+			struct opts o = { .tr = trs[t] };
+
+			exact_run("pbcast", hc(d), tss[t], Ls[(d + t) % 4], (n / 3 + t) % n, &o);
+		}
+	}
+	for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++)
+		for (int t = 1; t <= 4; t++) {
+			struct opts o = { .tr = t };
+
+			exact_run("pbcast", meshes[m], tss[t % 3], Ls[t - 1], ((int)m + 3 * t) % 8, &o);
+		}
+	/* T_r is paid by broadcast heads only: the unicast algorithms do not change. */
+	{
+		struct opts o = { .tr = 6 };
+
+		exact_run("hk", hc(6), 5, 17, 3, &o);
+		exact_run("sbt", hc(5), 5, 17, 3, &o);
+		exact_run("direx", hc(4), 5, 17, 0, &o);
+		exact_run("rsbcast", "mesh:5x3", 5, 17, 4, &o);
 	}
 
 	/* Hypercube algorithms, d = 1..8 (irham up to 8, hk also 9..12 below). */
