@@ -31,3 +31,13 @@ const struct algorithm *algo_find(const char *name)
 			return algorithms[k];
 	return NULL;
 }
+
+const char *collective_kind_name(enum collective_kind k)
+{
+	static const char *const names[] = {
+		[COLL_ONE_TO_ALL] = "one-to-all", [COLL_AAS] = "AAS", [COLL_AAB] = "AAB",
+		[COLL_REDUCE] = "reduction",
+	};
+
+	return k <= COLL_REDUCE ? names[k] : "?";
+}

@@ -27,6 +27,15 @@ struct run_setup {
 	struct engine_options eopt;
 };
 
+/* A figure that does not apply (negative) is null, never 0. */
+static void add_number_or_null(cJSON *j, const char *key, double v)
+{
+	if (v >= 0)
+		cJSON_AddNumberToObject(j, key, v);
+	else
+		cJSON_AddNullToObject(j, key);
+}
+
 static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 		       const struct algo_run *res, const struct engine_report *er)
 {
@@ -38,7 +47,7 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 	cJSON_AddStringToObject(j, "algorithm", a->name);
 	cJSON_AddStringToObject(j, "port_mode", r->cfg.all_port ? "all-port" : "one-port");
 	cJSON_AddNumberToObject(j, "flits", r->params.flits);
-	if (a->uses_root)
+	if (algo_uses_root(a))
 		cJSON_AddNumberToObject(j, "root", r->params.root);
 	else
 		cJSON_AddNullToObject(j, "root");
@@ -50,7 +59,20 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 	cJSON_AddNumberToObject(j, "cycles", (double)res->cycles);
 	cJSON_AddNumberToObject(j, "predicted_cycles", res->predicted);
 	cJSON_AddStringToObject(j, "formula", res->formula);
-	cJSON_AddBoolToObject(j, "formula_exact", a->exact);
+	cJSON_AddStringToObject(j, "kind", collective_kind_name(a->kind));
+	cJSON_AddStringToObject(j, "formula_source", res->prediction.source);
+	cJSON_AddBoolToObject(j, "formula_exact", res->prediction.exact);
+	add_number_or_null(j, "published_cycles", res->prediction.published);
+	if (res->prediction.published_source[0]) {
+		cJSON_AddStringToObject(j, "published_formula", res->prediction.published_formula);
+		cJSON_AddStringToObject(j, "published_source", res->prediction.published_source);
+	}
+	add_number_or_null(j, "schedule_cycles", res->scheduled);
+	add_number_or_null(j, "lower_bound_cycles", res->lower_bound);
+	if (res->lower_bound >= 0)
+		cJSON_AddStringToObject(j, "lower_bound", res->bound_text);
+	add_number_or_null(j, "bound_ratio",
+			   res->lower_bound > 0 ? (double)res->cycles / res->lower_bound : -1);
 	cJSON_AddNumberToObject(j, "ratio", res->predicted > 0 ? (double)res->cycles / res->predicted : 0);
 	cJSON_AddBoolToObject(j, "delivered_ok", res->stats.delivered_ok && res->status == SIM_DONE);
 	cJSON_AddBoolToObject(j, "data_ok", res->data_ok);
@@ -130,8 +152,16 @@ static int cmd_run(const struct options *o, struct failure *f)
 		       r.cfg.all_port ? "all-port" : "one-port", r.params.root, r.params.flits,
 		       r.cfg.startup, r.cfg.buffer_depth, r.cfg.replication_cost);
 		printf("  %-22s %llu\n", "measured cycles", (unsigned long long)res.cycles);
-		printf("  %-22s %.1f   %s%s\n", "predicted cycles", res.predicted, res.formula,
-		       a->exact ? "" : "  (not exact under this model, see docs/algorithms.md)");
+		printf("  %-22s %.1f   %s [%s]%s\n", "predicted cycles", res.predicted, res.formula,
+		       res.prediction.source,
+		       res.prediction.exact ? "" : "  (not exact under this model, see docs/algorithms.md)");
+		if (res.prediction.published >= 0)
+			printf("  %-22s %.1f   %s [%s]\n", "published formula", res.prediction.published,
+			       res.prediction.published_formula, res.prediction.published_source);
+		if (res.lower_bound >= 0)
+			printf("  %-22s %.0f   measured / bound %.3f; %s\n", "lower bound", res.lower_bound,
+			       res.lower_bound > 0 ? (double)res.cycles / res.lower_bound : 0,
+			       res.bound_text);
 		printf("  %-22s %.3f\n", "measured / predicted",
 		       res.predicted > 0 ? (double)res.cycles / res.predicted : 0);
 		printf("  %-22s %s\n", "delivered ok", res.stats.delivered_ok ? "yes" : "NO");

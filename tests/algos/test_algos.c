@@ -18,6 +18,8 @@
 #include <string.h>
 
 #include "algos.h"
+#include "schedule.h"
+#include "skeleton.h"
 
 static int passed, failed;
 static bool verbose = true;
@@ -179,14 +181,14 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 	cf = closed_form(name, &cfg, root, L);
 	msgs = expected_messages(name, &cfg.topo);
 	ok = r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok;
-	ok = ok && (!a->exact || (double)r.cycles == r.predicted);
+	ok = ok && (!r.prediction.exact || (double)r.cycles == r.predicted);
 	ok = ok && (cf < 0 || (long long)r.cycles == cf);
-	ok = ok && (!conflict_free || !a->schedule || (double)r.cycles == r.scheduled);
+	ok = ok && (!conflict_free || (double)r.cycles == r.scheduled);
 	ok = ok && (!conflict_free || r.stats.conflict_cycles == 0);
 	ok = ok && (long long)r.stats.messages == msgs;
 	check(ok, "%s: cycles %llu, predicted %.0f%s, closed form %lld, schedule %.0f, "
 	      "conflicts %llu, messages %llu/%lld%s%s", what, (unsigned long long)r.cycles,
-	      r.predicted, a->exact ? " (exact)" : "", cf, r.scheduled,
+	      r.predicted, r.prediction.exact ? " (exact)" : "", cf, r.scheduled,
 	      (unsigned long long)r.stats.conflict_cycles, (unsigned long long)r.stats.messages,
 	      msgs, r.error[0] ? ": " : "", r.error);
 }
@@ -211,8 +213,8 @@ static void test_registry(void)
 		const struct algorithm *a = algorithms[k];
 
 		n++;
-		check(a->name && a->source && a->description && a->create && a->destroy &&
-		      a->start && a->event && a->check && a->predict && a->topologies,
+		check(a->name && a->source && a->formula_source && a->description && a->plan &&
+		      a->predict && a->topologies,
 		      "registry: %s is complete", a->name);
 		check(algo_find(a->name) == a, "registry: algo_find(%s)", a->name);
 	}
@@ -313,7 +315,7 @@ static void test_stalls(void)
 
 		do_run(a, runs[k].topo, 3, 17, 1, &o, &cfg, &r);
 		check(r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok &&
-		      (!a->exact || (double)r.cycles >= r.predicted),
+		      (!r.prediction.exact || (double)r.cycles >= r.predicted),
 		      "stalls: %s on %s, sink stall 0.3, depth 2: data ok, %llu cycles >= %.0f%s%s",
 		      runs[k].name, runs[k].topo, (unsigned long long)r.cycles, r.predicted,
 		      r.error[0] ? ": " : "", r.error);
@@ -349,6 +351,184 @@ static void test_conflicts(void)
 	}
 }
 
+/* ---- the skeleton catches broken plans and corrupted data ---- */
+
+enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN };
+
+static enum broken broken_kind;
+
+/* Direct exchange on Q_2 or a one-step broadcast from 0, each broken one way. */
+static int broken_plan(const struct algo_params *p, int node, const struct receipt *r,
+		       struct plan *pl)
+{
+	int n = p->cfg->topo.nodes;
+	struct xfer_spec x = { 0 };
+
+	if (r)
+		return 0;
+	switch (broken_kind) {
+	case FORGET:		/* the root forgets node n - 1 */
+		for (int v = 1; node == 0 && v < n - 1; v++)
+			if (plan_forward(pl, v, 0, false, 0))
+				return -1;
+		return 0;
+	case TWICE:		/* the root sends to node 1 twice */
+		for (int v = 1; node == 0 && v < n + 1; v++)
+			if (plan_forward(pl, v < n ? v : 1, 0, false, 0))
+				return -1;
+		return 0;
+	case WRONG_NODE:	/* AAS: node 0 sends its block for 1 to 2 */
+		for (int j = 1; j < n; j++) {
+			x.dest = node == 0 && j == 1 ? 2 : node ^ j;
+			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0))
+				return -1;
+		}
+		return 0;
+	case NEVER_READY:	/* AAS: node 0 waits for a block nobody sends it */
+		for (int j = 1; j < n; j++) {
+			x.dest = node ^ j;
+			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||
+			    (node == 0 && plan_wait(pl, 1, 2, 0)))
+				return -1;
+		}
+		return 0;
+	case GROUP_DOWN:	/* groups must not decrease */
+		for (int j = 1; j < n; j++) {
+			x = (struct xfer_spec){ .dest = node ^ j, .group = n - j };
+			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0))
+				return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static void broken_predict(const struct algo_params *p, const struct schedule_result *s,
+			   struct prediction *o)
+{
+	(void)p;
+	o->cycles = s->ok ? (double)s->cycles : -1;
+}
+
+/*
+ * A transport that flips one bit of one payload word of the k-th send: the checker is
+ * satisfied (the network delivers what was sent), the skeleton must not be.
+ */
+struct corrupt {
+	struct sim *s;
+	struct skeleton *sk;
+	int sends, victim;
+};
+
+static int corrupt_send(void *impl, int node, const struct send_req *r)
+{
+	struct corrupt *c = impl;
+	uint64_t data[256];
+	struct send_req copy = *r;
+
+	if (c->sends++ != c->victim || r->len < 2 || r->len > 257)
+		return sim_send(c->s, node, r);
+	memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
+	data[r->len - 2] ^= 1;
+	copy.data = data;
+	return sim_send(c->s, node, &copy);
+}
+
+static const char *corrupt_error(void *impl)
+{
+	return sim_error(((struct corrupt *)impl)->s);
+}
+
+static void corrupt_start(void *ctx, struct sim *s)
+{
+	struct corrupt *c = ctx;
+	struct transport t = { c, corrupt_send, corrupt_error };
+
+	c->s = s;
+	skeleton_start(c->sk, &t);
+}
+
+static void corrupt_event(void *ctx, struct sim *s, const struct sim_event *ev)
+{
+	struct corrupt *c = ctx;
+	struct transport t = { c, corrupt_send, corrupt_error };
+
+	(void)s;
+	skeleton_event(c->sk, &t, ev);
+}
+
+static void corrupt_run(const char *name, const char *topo, int victim)
+{
+	const struct algorithm *a = algo_find(name);
+	struct sim_config cfg;
+	struct algo_params p;
+	struct corrupt c = { .victim = victim };
+	struct driver drv = { .ctx = &c, .start = corrupt_start, .event = corrupt_event };
+	char err[256] = "";
+	struct sim *s;
+	enum sim_status st;
+
+	sim_config_defaults(&cfg);
+	topology_parse(topo, &cfg.topo, err, sizeof(err));
+	cfg.all_port = a->all_port;
+	p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 5 };
+	c.sk = skeleton_create(a, &p);
+	s = sim_create(&cfg, err, sizeof(err));
+	if (!c.sk || !s) {
+		check(false, "skeleton: %s could not be set up", name);
+		return;
+	}
+	st = sim_run(s, &drv);
+	check(st == SIM_DONE && skeleton_check(c.sk, err, sizeof(err)) != 0 &&
+	      strstr(err, "word") != NULL,
+	      "skeleton: %s on %s with one bit of send %d flipped: caught: %s", name, topo, victim, err);
+	skeleton_destroy(c.sk);
+	sim_destroy(s);
+}
+
+static void test_skeleton(void)
+{
+	static const struct {
+		enum broken kind;
+		enum collective_kind coll;
+		const char *topo, *expect;
+	} cases[] = {
+		{ FORGET, COLL_ONE_TO_ALL, "hypercube:3", "node 7 does not hold block (0, *, 0)" },
+		{ TWICE, COLL_ONE_TO_ALL, "hypercube:3", "node 1 received block (0, *, 0) a second time" },
+		{ WRONG_NODE, COLL_AAS, "hypercube:2", "node 1 does not hold block (0, 1, 0)" },
+		{ NEVER_READY, COLL_AAS, "hypercube:2", "was never made: it waits for block (1, 2, 0)" },
+		{ GROUP_DOWN, COLL_AAS, "hypercube:2", "planned after group" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct algorithm a = {
+			.name = "broken", .kind = cases[k].coll, .topologies = ALGO_HYPERCUBE,
+			.all_port = true, .plan = broken_plan, .predict = broken_predict,
+		};
+		struct sim_config cfg;
+		struct algo_params p;
+		struct algo_run r;
+		struct schedule_result sr;
+		char err[64];
+
+		broken_kind = cases[k].kind;
+		sim_config_defaults(&cfg);
+		topology_parse(cases[k].topo, &cfg.topo, err, sizeof(err));
+		p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 4 };
+		algo_run(&a, &p, NULL, &r);
+		algo_schedule(&a, &p, &sr);
+		check(!r.data_ok && strstr(r.error, cases[k].expect) && !sr.ok &&
+		      strstr(sr.text, cases[k].expect),
+		      "skeleton: broken plan %d on %s is caught by the run and by the schedule: %s | %s",
+		      (int)k, cases[k].topo, r.error, sr.text);
+	}
+	/* Corrupted payloads: a concatenated block, a broadcast block, a partial sum. */
+	corrupt_run("direx", "hypercube:3", 5);
+	corrupt_run("pbcast", "mesh:3x3", 0);
+	corrupt_run("sbt", "hypercube:4", 3);
+	corrupt_run("reduce", "hypercube:4", 9);
+}
+
 int main(int argc, char **argv)
 {
 	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
@@ -362,6 +542,7 @@ int main(int argc, char **argv)
 
 	test_registry();
 	test_supports();
+	test_skeleton();
 	test_engine();
 
 	/* pbcast exact for d = 1..12, L in {1, 2, 17, 256}. */
