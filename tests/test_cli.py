@@ -124,6 +124,14 @@ for args, what in bad:
     check(r.returncode == 2 and len(lines) == 1 and lines[0].startswith("wormcast: ") and r.stdout == "",
           "bad input (%s): exit 2 and one line on stderr: %s" % (what, lines[0] if lines else "(none)"))
 
+# docs/config.md is generated from the options table: the committed file is what the
+# program prints (regenerate: build/wormcast help --markdown > docs/config.md).
+r = run("help", "--markdown")
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "config.md")) as f:
+    committed = f.read()
+check(r.returncode == 0 and r.stdout == committed,
+      "docs/config.md is 'wormcast help --markdown' (regenerate it after changing src/options.def)")
+
 # A deadlock is a report and exit 1, not a hang: one-port routers share their single
 # ejection channel, which IR copies hold (docs/microarchitecture.md section 8).
 r = run("traffic", "--topology", "hypercube:4", "--one-port", "--rate", "0.3", "--flits", "1-24",
