@@ -70,6 +70,7 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	struct driver drv;
 	struct sim *s;
 	char err[512];
+	int words;
 
 	memset(out, 0, sizeof(*out));
 	out->scheduled = -1;
@@ -132,6 +133,11 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
 
+	words = skeleton_words(sk);
+	/* The run's messages go before the schedule makes its own: half the peak memory. */
+	skeleton_destroy(sk);
+	sim_destroy(s);
+
 	if (algo_schedule(a, &params, &sched) == 0 && sched.ok)
 		out->scheduled = (double)sched.cycles;
 	snprintf(out->schedule_text, sizeof(out->schedule_text), "%s", sched.text);
@@ -139,8 +145,6 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	a->predict(&params, &sched, &out->prediction);
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
-	bound(a, &params, skeleton_words(sk), out);
-	skeleton_destroy(sk);
-	sim_destroy(s);
+	bound(a, &params, words, out);
 	return (int)out->status;
 }

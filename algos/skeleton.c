@@ -494,7 +494,6 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 			fail(sk, "node %d: out of memory", v);
 			return;
 		}
-		h->msg = m->id;
 		if (sk->words > 0)
 			h->words = x->spec.sum ? (j == 0 ? m->data : NULL)
 					       : m->data + (size_t)j * (size_t)sk->words;
