@@ -53,8 +53,9 @@ void sim_config_defaults(struct sim_config *c)
 
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 {
-	if (c->buffer_depth < 2 || c->buffer_depth > 64) {
-		snprintf(err, errlen, "buffer depth %d out of range 2..64", c->buffer_depth);
+	if (c->buffer_depth < SIM_MIN_BUFFER_DEPTH || c->buffer_depth > SIM_MAX_BUFFER_DEPTH) {
+		snprintf(err, errlen, "buffer depth %d out of range %d..%d", c->buffer_depth,
+			 SIM_MIN_BUFFER_DEPTH, SIM_MAX_BUFFER_DEPTH);
 		return -1;
 	}
 	if (c->payload_width < FLIT_MIN_PAYLOAD || c->payload_width > FLIT_MAX_PAYLOAD) {
@@ -62,9 +63,9 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 			 FLIT_MIN_PAYLOAD, FLIT_MAX_PAYLOAD);
 		return -1;
 	}
-	if (c->startup < 1 || c->startup > 1000000) {
-		snprintf(err, errlen, "start-up cost %d out of range 1..1000000 (t_s includes the "
-			 "cycle the source router switches the head)", c->startup);
+	if (c->startup < SIM_MIN_STARTUP) {
+		snprintf(err, errlen, "start-up cost %d below %d (t_s includes the cycle the "
+			 "source router switches the head)", c->startup, SIM_MIN_STARTUP);
 		return -1;
 	}
 	if (c->replication_cost < 0 || c->replication_cost > ROUTER_MAX_REPLICATION_COST) {

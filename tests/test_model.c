@@ -9,25 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "checker.h"
 #include "sim.h"
-
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* A driver that makes a fixed list of sends at cycle 0. */
 struct sends {
@@ -794,6 +778,5 @@ int main(void)
 	test_broadcast_among_unicasts();
 	test_deadlock_watchdog();
 	test_bad_sends();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_finish();
 }
