@@ -8,6 +8,9 @@
 
 extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_irham,
 	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast;
+/* All-to-all broadcast (docs/algorithms.md#all-to-all-broadcast). */
+extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo_aabmeshyx, algo_aabbcast,
+	algo_aabbcastnaive;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -21,6 +24,12 @@ const struct algorithm *const algorithms[] = {
 	&algo_mstnaive,
 	&algo_mstcf,
 	&algo_rsbcast,
+	&algo_aabdimex,
+	&algo_aabflood,
+	&algo_aabmeshxy,
+	&algo_aabmeshyx,
+	&algo_aabbcast,
+	&algo_aabbcastnaive,
 	NULL,
 };
 
