@@ -114,38 +114,25 @@ static int rounds_total(const struct topology *t, const struct pairing *pr)
 	return t->rows == 1 ? t->nodes - 1 : t->nodes - t->cols;
 }
 
-static int bcast_plan_one(struct plan *pl, int node, int round)
-{
-	struct xfer_spec x = { .bcast = true, .round = round, .round_heads = round > 0 };
+/* variant: every broadcast at cycle 0, or in head-gated rounds. */
+enum { ALL_AT_ONCE, HEAD_GATED };
 
-	if (plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0))
-		return -1;
-	return 0;
-}
-
-static int naive_plan(const struct algo_params *p, int node, const struct receipt *r,
+static int bcast_plan(const struct algo_params *p, int node, const struct receipt *r,
 		      struct plan *pl)
 {
-	(void)p;
-	return r ? 0 : bcast_plan_one(pl, node, 0);
-}
-
-static int safe_plan(const struct algo_params *p, int node, const struct receipt *r,
-		     struct plan *pl)
-{
-	struct pairing pr;
+	struct xfer_spec x = { .bcast = true };
 
 	if (r)
 		return 0;
-	pr = pairing_of(&p->cfg->topo);
-	return bcast_plan_one(pl, node, round_of(&p->cfg->topo, &pr, node));
-}
+	if (p->variant == HEAD_GATED) {
+		struct pairing pr = pairing_of(&p->cfg->topo);
 
-static void naive_predict(const struct algo_params *p, const struct schedule_result *s,
-			  struct prediction *o)
-{
-	(void)p;
-	predict_schedule(o, s, false, DERIVED("aabbcast"));
+		x.round = round_of(&p->cfg->topo, &pr, node);
+		x.round_heads = true;
+	}
+	if (plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0))
+		return -1;
+	return 0;
 }
 
 /* The port of `node` that leads to its neighbour `to`. */
@@ -248,14 +235,18 @@ static double bcast_rounds(const struct algo_params *p, int *nrounds, bool *exac
 	return (double)end;
 }
 
-static void safe_predict(const struct algo_params *p, const struct schedule_result *s,
-			 struct prediction *o)
+static void bcast_predict(const struct algo_params *p, const struct schedule_result *s,
+			  struct prediction *o)
 {
 	int R;
 	bool exact;
-	double T = bcast_rounds(p, &R, &exact);
+	double T;
 
-	(void)s;
+	if (p->variant == ALL_AT_ONCE) {
+		predict_schedule(o, s, false, DERIVED("aabbcast"));
+		return;
+	}
+	T = bcast_rounds(p, &R, &exact);
 	predict_set(o, T, exact, DERIVED("aabbcast"),
 		    "%d head-gated rounds; each root granted when the heads of the last round are "
 		    "everywhere + t_s - 1 or when the earlier broadcasts release its links: %.0f", R, T);
@@ -268,9 +259,11 @@ const struct algorithm algo_aabbcastnaive = {
 	.description = "all-to-all broadcast: every node sends a B message at cycle 0; the watchdog finds the deadlock",
 	.kind = COLL_AAB,
 	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
+	.networks = "Q_d; any mesh",
 	.all_port = true,
-	.plan = naive_plan,
-	.predict = naive_predict,
+	.variant = ALL_AT_ONCE,
+	.plan = bcast_plan,
+	.predict = bcast_predict,
 };
 
 const struct algorithm algo_aabbcast = {
@@ -280,7 +273,9 @@ const struct algorithm algo_aabbcast = {
 	.description = "all-to-all broadcast: B messages in rounds of link-disjoint trees, each round after the heads of the last",
 	.kind = COLL_AAB,
 	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
+	.networks = "Q_d; any mesh",
 	.all_port = true,
-	.plan = safe_plan,
-	.predict = safe_predict,
+	.variant = HEAD_GATED,
+	.plan = bcast_plan,
+	.predict = bcast_predict,
 };

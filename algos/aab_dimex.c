@@ -63,6 +63,7 @@ const struct algorithm algo_aabdimex = {
 	.description = "all-to-all broadcast, one-port: step i, exchange everything held across dimension i",
 	.kind = COLL_AAB,
 	.topologies = ALGO_HYPERCUBE,
+	.networks = "Q_d",
 	.all_port = false,
 	.plan = dimex_plan,
 	.predict = dimex_predict,

@@ -157,6 +157,7 @@ const struct algorithm algo_aabflood = {
 	.description = "all-to-all broadcast, all-port: d steps, each on every dimension, blocks combined and balanced over the dimensions",
 	.kind = COLL_AAB,
 	.topologies = ALGO_HYPERCUBE,
+	.networks = "Q_d",
 	.all_port = true,
 	.plan = flood_plan,
 	.predict = flood_predict,

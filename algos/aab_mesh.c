@@ -78,10 +78,14 @@ static int plan_position(struct plan *pl, const struct topology *t, bool xy, int
 	return 0;
 }
 
+/* variant: the dimension gossiped first. */
+enum { ROWS_FIRST, COLUMNS_FIRST };
+
 static int mesh_plan(const struct algo_params *p, int node, const struct receipt *r,
-		     struct plan *pl, bool xy)
+		     struct plan *pl)
 {
 	const struct topology *t = &p->cfg->topo;
+	bool xy = p->variant == ROWS_FIRST;
 	struct line_phase ph[2];
 	int round = 1, rc = 0;
 
@@ -134,23 +138,16 @@ static int mesh_plan(const struct algo_params *p, int node, const struct receipt
 	return rc;
 }
 
-static int xy_plan(const struct algo_params *p, int node, const struct receipt *r, struct plan *pl)
+static void mesh_predict(const struct algo_params *p, const struct schedule_result *s,
+			 struct prediction *o)
 {
-	return mesh_plan(p, node, r, pl, true);
-}
-
-static int yx_plan(const struct algo_params *p, int node, const struct receipt *r, struct plan *pl)
-{
-	return mesh_plan(p, node, r, pl, false);
-}
-
-static void mesh_predict(const struct algo_params *p, struct prediction *o, bool xy)
-{
+	bool xy = p->variant == ROWS_FIRST;
 	struct line_phase ph[2];
 	int ts = p->cfg->startup, mu = algo_mu(p);
 	double T = 0, pub = 0;
 	char terms[2][96];
 
+	(void)s;
 	phases(p, xy, ph);
 	for (int f = 0; f < 2; f++) {
 		int R = line_rounds(ph[f].z), S = line_spans(ph[f].z);
@@ -168,20 +165,6 @@ static void mesh_predict(const struct algo_params *p, struct prediction *o, bool
 			  "z t_s + (2z-2) mu (z odd, 0 for z = 1) = %.0f", pub);
 }
 
-static void xy_predict(const struct algo_params *p, const struct schedule_result *s,
-		       struct prediction *o)
-{
-	(void)s;
-	mesh_predict(p, o, true);
-}
-
-static void yx_predict(const struct algo_params *p, const struct schedule_result *s,
-		       struct prediction *o)
-{
-	(void)s;
-	mesh_predict(p, o, false);
-}
-
 static int mesh_supports(const struct algo_params *p, char *err, size_t len)
 {
 	return algo_need_mesh(p, "aabmeshxy and aabmeshyx", err, len);
@@ -194,10 +177,12 @@ const struct algorithm algo_aabmeshxy = {
 	.description = "all-to-all broadcast, one-port mesh: linear-array gossip along the rows, then the columns",
 	.kind = COLL_AAB,
 	.topologies = ALGO_MESH,
+	.networks = "any mesh, lines 1 x N and N x 1 included",
 	.all_port = false,
+	.variant = ROWS_FIRST,
 	.supports = mesh_supports,
-	.plan = xy_plan,
-	.predict = xy_predict,
+	.plan = mesh_plan,
+	.predict = mesh_predict,
 };
 
 const struct algorithm algo_aabmeshyx = {
@@ -207,8 +192,10 @@ const struct algorithm algo_aabmeshyx = {
 	.description = "all-to-all broadcast, one-port mesh: linear-array gossip along the columns, then the rows",
 	.kind = COLL_AAB,
 	.topologies = ALGO_MESH,
+	.networks = "any mesh, lines 1 x N and N x 1 included",
 	.all_port = false,
+	.variant = COLUMNS_FIRST,
 	.supports = mesh_supports,
-	.plan = yx_plan,
-	.predict = yx_predict,
+	.plan = mesh_plan,
+	.predict = mesh_predict,
 };
