@@ -61,7 +61,8 @@ struct pairing {
 /*
  * Q_d: the lowest dimension j for which the trees of S and S xor 2^j are disjoint (the
  * trees are translates of each other, so the check with S = 0 holds for every S).
- * Mesh: the trees of (0, c) and (rows - 1, c) are disjoint (checked for every column).
+ * Mesh: the trees of (0, 0) and (rows - 1, 0), or of the two ends of a single row, are
+ * disjoint; bcast_plan() checks every other pair for its own root.
  */
 static struct pairing pairing_of(const struct topology *t)
 {
@@ -77,9 +78,7 @@ static struct pairing pairing_of(const struct topology *t)
 		pr.mesh_pairs = t->cols >= 2 && trees_disjoint(t, 0, t->cols - 1);
 		return pr;
 	}
-	pr.mesh_pairs = true;
-	for (int c = 0; c < t->cols && pr.mesh_pairs; c++)
-		pr.mesh_pairs = trees_disjoint(t, c, (t->rows - 1) * t->cols + c);
+	pr.mesh_pairs = trees_disjoint(t, 0, (t->rows - 1) * t->cols);
 	return pr;
 }
 
@@ -105,6 +104,24 @@ static int round_of(const struct topology *t, const struct pairing *pr, int s)
 	return 1 + C * r + (r % 2 ? C - 1 - c : c);
 }
 
+/* The root that shares s's round, or -1. */
+static int pair_mate(const struct topology *t, const struct pairing *pr, int s)
+{
+	int r, c;
+
+	if (t->kind == TOPO_HYPERCUBE)
+		return pr->pair_dim < 0 ? -1 : s ^ (1 << pr->pair_dim);
+	if (!pr->mesh_pairs)
+		return -1;
+	r = mesh_row(t, s);
+	c = mesh_col(t, s);
+	if (t->rows == 1)
+		return c == 0 ? t->cols - 1 : (c == t->cols - 1 ? 0 : -1);
+	if (r == 0 || r == t->rows - 1)
+		return (t->rows - 1 - r) * t->cols + c;
+	return -1;
+}
+
 static int rounds_total(const struct topology *t, const struct pairing *pr)
 {
 	if (t->kind == TOPO_HYPERCUBE)
@@ -125,9 +142,14 @@ static int bcast_plan(const struct algo_params *p, int node, const struct receip
 	if (r)
 		return 0;
 	if (p->variant == HEAD_GATED) {
-		struct pairing pr = pairing_of(&p->cfg->topo);
+		const struct topology *t = &p->cfg->topo;
+		struct pairing pr = pairing_of(t);
+		int mate = pair_mate(t, &pr, node);
 
-		x.round = round_of(&p->cfg->topo, &pr, node);
+		/* The proof needs a round's trees disjoint: check this root's pair. */
+		if (mate >= 0 && !trees_disjoint(t, node, mate))
+			return plan_fail(pl, "the trees of roots %d and %d share a link", node, mate);
+		x.round = round_of(t, &pr, node);
 		x.round_heads = true;
 	}
 	if (plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0))
@@ -250,6 +272,23 @@ static void bcast_predict(const struct algo_params *p, const struct schedule_res
 	predict_set(o, T, exact, DERIVED("aabbcast"),
 		    "%d head-gated rounds; each root granted when the heads of the last round are "
 		    "everywhere + t_s - 1 or when the earlier broadcasts release its links: %.0f", R, T);
+	/* Jeon & Kim's prescription, one broadcast after the other: N times eq. 2. */
+	{
+		const struct topology *t = &p->cfg->topo;
+		int ts = p->cfg->startup, tr = p->cfg->replication_cost;
+		double serial = 0;
+
+		for (int S = 0; S < t->nodes; S++) {
+			int D = 0;
+
+			for (int v = 0; v < t->nodes; v++)
+				D = topology_distance(t, S, v) > D ? topology_distance(t, S, v) : D;
+			serial += ts + D + (p->flits - 1) + (double)D * tr;
+		}
+		predict_published(o, serial, "Jeon & Kim eq. 2, one broadcast at a time",
+				  "sum over the N roots of T_s + n T_f + m T_c + n T_r (n = the root's "
+				  "depth) = %.0f", serial);
+	}
 }
 
 const struct algorithm algo_aabbcastnaive = {

@@ -157,7 +157,7 @@ static void mesh_predict(const struct algo_params *p, const struct schedule_resu
 		snprintf(terms[f], sizeof(terms[f]), "t(M(%d), %d mu) = %d rounds, %d x %d mu",
 			 ph[f].z, ph[f].group, R, S, ph[f].group);
 	}
-	predict_set(o, T, true, DERIVED("aabmeshxy-aabmeshyx"),
+	predict_set(o, T, true, DERIVED("aabmesh"),
 		    "Lemma 8 with t_s + 1 per round: %s; %s; sum (rounds (t_s + 1) + blocks mu) = %.0f",
 		    terms[0], terms[1], T);
 	predict_published(o, pub, "Lecture 11, Lemmas 6 and 8",

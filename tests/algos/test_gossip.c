@@ -401,6 +401,59 @@ static void test_deadlock(void)
 	}
 }
 
+/* Jeon & Kim's prescription: one broadcast after the other, each when the last is delivered. */
+static int serial_plan(const struct algo_params *p, int node, const struct receipt *r,
+		       struct plan *pl)
+{
+	struct xfer_spec x = { .bcast = true, .round = 1 + node };
+
+	(void)p;
+	if (r)
+		return 0;
+	return plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0) ? -1 : 0;
+}
+
+static void serial_predict(const struct algo_params *p, const struct schedule_result *s,
+			   struct prediction *o)
+{
+	(void)p;
+	o->cycles = s->ok ? (double)s->cycles : -1;
+}
+
+static void test_serial(void)
+{
+	static const char *topos[] = { "hypercube:3", "hypercube:4", "mesh:3x3", "mesh:1x5" };
+	struct algorithm serial = {
+		.name = "serial", .kind = COLL_AAB, .topologies = ALGO_HYPERCUBE | ALGO_MESH,
+		.all_port = true, .plan = serial_plan, .predict = serial_predict,
+	};
+
+	for (size_t k = 0; k < sizeof(topos) / sizeof(topos[0]); k++) {
+		struct sim_config cfg;
+		struct algo_params p;
+		struct algo_run r, safe;
+		long long T = 0;
+
+		setup(&serial, topos[k], 10, NULL, &cfg);
+		/* Jeon & Kim eq. 2 for every root, back to back. */
+		for (int S = 0; S < cfg.topo.nodes; S++) {
+			int D = 0;
+
+			for (int v = 0; v < cfg.topo.nodes; v++)
+				D = (int)max2(D, topology_distance(&cfg.topo, S, v));
+			T += 10 + D + 17 - 1;
+		}
+		p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 17 };
+		algo_run(&serial, &p, NULL, &r);
+		run("aabbcast", topos[k], 10, 17, NULL, &cfg, &safe);
+		check(r.status == SIM_DONE && r.data_ok && (long long)r.cycles == T &&
+		      safe.prediction.published == (double)T && safe.cycles < r.cycles,
+		      "one by one (Jeon & Kim) on %s, L 17: %llu cycles = N x eq. 2 = %lld = aabbcast's "
+		      "published; aabbcast %llu", topos[k], (unsigned long long)r.cycles, T,
+		      (unsigned long long)safe.cycles);
+	}
+}
+
 /* The safe schedule: every block everywhere, its prediction exact, the closed forms. */
 static void test_bcast(void)
 {
@@ -519,6 +572,7 @@ int main(void)
 	test_mesh();
 	test_deadlock();
 	test_bcast();
+	test_serial();
 	test_stalls();
 	check(runs > 500 && bound_violations == 0,
 	      "every AAB run: measured >= its lower bound (%d runs, %d below)", runs, bound_violations);
