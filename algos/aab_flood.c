@@ -13,8 +13,9 @@
  * C(d-1, k-1) blocks on dimension 0 at step k and none on d-1.  Here j is balanced: the x
  * of weight k are taken a necklace (the rotations of one x) at a time, the rotations of
  * a necklace get consecutive dimensions from a base bit chosen to load the dimensions
- * evenly, so that at step k a dimension carries at most ceil(C(d, k) / d) blocks for
- * d <= 13 (checked in the tests) against the C(d, k) / d of a perfect spread.
+ * evenly, so that at step k a dimension carries at most ceil(C(d, k) / d) blocks (the
+ * tests check it for d <= 8, an offline transcription up to d = 13), against the
+ * C(d, k) / d of a perfect spread.
  *
  * A node makes its step-k sends when its step k-1 sends have all left the NI and it
  * holds their blocks.  Every node does the same at the same time (the plan is a

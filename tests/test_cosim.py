@@ -113,8 +113,9 @@ def algos():
               and (not exact or not j.get("formula_exact") or j.get("cycles") == j.get("predicted_cycles"))
               and j.get("lower_bound_cycles") is not None
               and j.get("cycles", 0) >= j.get("lower_bound_cycles"))
-        check(ok, "cosim AAB %s on %s %s, L=%d: %s cycles (predicted %s, bound %s), %s signals "
-              "compared, %s mismatches" % (algo, topo, " ".join(extra), flits, j.get("cycles"),
+        check(ok, "cosim AAB %s on %s%s, L=%d: %s cycles (predicted %s, bound %s), %s signals "
+              "compared, %s mismatches" % (algo, topo, "".join(" " + x for x in extra), flits,
+                                           j.get("cycles"),
                                            j.get("predicted_cycles"), j.get("lower_bound_cycles"),
                                            j.get("signals_compared"),
                                            j.get("mismatches", r.stderr.strip()[:200])))
