@@ -62,6 +62,7 @@ struct skeleton {
 	size_t capbuf;
 	struct plan pl;
 	char error[320];
+	bool no_memory;		/* error is an allocation failure */
 };
 
 uint64_t block_word(uint64_t key, int i, unsigned width)
@@ -87,6 +88,7 @@ static const char *block_text(uint64_t key, char *buf, size_t len)
 }
 
 static void fail(struct skeleton *sk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int out_of_memory(struct skeleton *sk, int node);
 static void fail(struct skeleton *sk, const char *fmt, ...)
 {
 	va_list ap;
@@ -96,6 +98,23 @@ static void fail(struct skeleton *sk, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(sk->error, sizeof(sk->error), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * An allocation failed: the run's result cannot be trusted, and the front end reports
+ * it as running out of memory, not as wrong data (skeleton_no_memory()).
+ */
+static int out_of_memory(struct skeleton *sk, int node)
+{
+	if (!sk->error[0])
+		sk->no_memory = true;
+	fail(sk, "node %d: out of memory", node);
+	return -1;
+}
+
+bool skeleton_no_memory(const struct skeleton *sk)
+{
+	return sk->no_memory;
 }
 
 /* ---- ownership and holdings ---- */
@@ -169,7 +188,7 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
 
 		if (!nx)
-			return plan_fail(pl, "out of memory");
+			return out_of_memory(pl->sk, pl->node);
 		np->x = nx;
 		np->cap = cap;
 	}
@@ -178,7 +197,7 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
 
 		if (!rp)
-			return plan_fail(pl, "out of memory");
+			return out_of_memory(pl->sk, pl->node);
 		memset(rp + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
 		sk->round_pending = rp;
 		sk->nrounds = n;
@@ -203,7 +222,7 @@ static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t
 		uint64_t *k = realloc(sk->keys, sizeof(*k) * cap);
 
 		if (!k)
-			return plan_fail(pl, "out of memory");
+			return out_of_memory(pl->sk, pl->node);
 		sk->keys = k;
 		sk->capkeys = cap;
 	}
@@ -355,7 +374,7 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
 		if (!nb) {
-			fail(sk, "node %d: out of memory", v);
+			out_of_memory(sk, v);
 			return;
 		}
 		sk->buf = nb;
@@ -382,7 +401,7 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		return;
 	}
 	if (record_msg(sk, id, v, xi))
-		fail(sk, "node %d: out of memory", v);
+		out_of_memory(sk, v);
 }
 
 /* Make every send of node v that may go now. */
@@ -490,7 +509,7 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		}
 		h = holdings_add(&sk->held, held_key(v, key));
 		if (!h) {
-			fail(sk, "node %d: out of memory", v);
+			out_of_memory(sk, v);
 			return;
 		}
 		h->msg = m->id;
