@@ -9,7 +9,7 @@
  * nothing unless it needs more) and its formula (predict()).  The shared skeleton
  * does everything else: block payloads, sending, receiving, checking every block on
  * arrival and at the end, the contention-free evaluation of the same plan
- * (schedule.h) and, for the all-to-all kinds, the lower bound (bounds.h).
+ * (schedule.h) and the lower bound of its kind of collective (bounds.h).
  * docs/algorithms.md, "How a driver is written", describes it.
  */
 #ifndef WORMCAST_ALGOS_H
@@ -38,6 +38,7 @@ struct algo_params {
 	const struct sim_config *cfg;	/* the network the run uses */
 	int root;			/* source of a broadcast, target of a reduction */
 	int flits;			/* L: the length of a one-block message, head and tail included */
+	int variant;			/* set from algorithm.variant by the skeleton and algo_run() */
 };
 
 struct schedule_result;
@@ -70,6 +71,7 @@ struct algorithm {
 	const char *description;
 	enum collective_kind kind;
 	unsigned topologies;		/* ALGO_HYPERCUBE | ALGO_MESH */
+	const char *networks;		/* the networks supports() accepts, in words */
 	bool all_port;			/* the port mode it is defined on */
 	/*
 	 * Receive cut-through: a node holds a message's blocks (and plans) when its head
@@ -77,6 +79,8 @@ struct algorithm {
 	 * arrived back to back, so no forwarded flit left before it had arrived.
 	 */
 	bool cut_through;
+	/* For algorithms that share a plan: which one this entry is (algo_params.variant). */
+	int variant;
 
 	/* Extra constraints (e.g. powers of two); one line into err and -1 if unsupported. */
 	int (*supports)(const struct algo_params *p, char *err, size_t errlen);
@@ -128,7 +132,7 @@ struct algo_run {
 	char error[512];
 	double scheduled;		/* the contention-free schedule, or -1 if it failed */
 	char schedule_text[256];
-	double lower_bound;		/* cycles, or -1 where no bound is computed (one-to-all) */
+	double lower_bound;		/* cycles (bounds.h), or -1 where none applies (one node) */
 	char bound_text[320];		/* the bound's model and its terms */
 	bool no_memory;			/* the driver ran out of memory (error says where) */
 };
@@ -140,8 +144,9 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
  * pipeline, src/pipeline.c): algo_begin() checks p for a and makes the driver (0, or
  * -1 with out->error; "out of memory" exactly if that is the reason); the simulation
  * uses x->cfg (a's port model) and algo_driver(); algo_end() takes the run's status
- * and fills out (figures, data check, prediction, schedule, bound), freeing the driver;
- * algo_abandon() frees the driver of a session that does not run.
+ * and what only the simulation knows (figures, data check), and frees the driver;
+ * algo_predict(), after the simulation is freed, adds the schedule, the prediction and
+ * the bound; algo_abandon() frees the driver of a session that does not run.
  */
 struct skeleton;
 struct algo_session {
@@ -149,12 +154,14 @@ struct algo_session {
 	struct sim_config cfg;		/* the run's: all_port = a->all_port */
 	struct algo_params params;
 	struct skeleton *sk;		/* the driver */
+	int words;			/* payload words per block (for the bound) */
 };
 int algo_begin(const struct algorithm *a, const struct algo_params *p, struct algo_session *x,
 	       struct algo_run *out);
 void algo_driver(struct algo_session *x, struct driver *d);
 void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
 	      struct algo_run *out);
+void algo_predict(struct algo_session *x, struct algo_run *out);
 void algo_abandon(struct algo_session *x);
 
 #endif

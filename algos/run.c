@@ -1,9 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run.c - one algorithm through the skeleton, with its schedule, its prediction and
- * (all-to-all kinds) its lower bound: algo_begin() checks the parameters and makes the
- * driver, algo_end() collects the figures after the run (on a simulation the caller
- * made: src/pipeline.c), algo_run() does both around a fresh simulation.
+ * its lower bound, in three steps (algos.h): algo_begin() checks the parameters and
+ * makes the driver; algo_end() takes what only the simulation knows (on a simulation
+ * the caller made and runs: src/pipeline.c); algo_predict(), once the simulation is
+ * freed, evaluates the schedule (which makes its own messages: half the peak memory
+ * when they do not coexist), the prediction and the bound.  algo_run() does all three
+ * around a fresh simulation.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,18 +47,18 @@ static void drv_event(void *ctx, struct sim *s, const struct sim_event *ev)
 	skeleton_event(ctx, &t, ev);
 }
 
-static void bound(const struct algorithm *a, const struct sim_config *cfg, int words,
+static void bound(const struct algorithm *a, const struct algo_params *p, int words,
 		  struct algo_run *out)
 {
 	struct lower_bound b;
 	int rc;
 
 	if (a->kind == COLL_AAS)
-		rc = aas_lower_bound(cfg, words, &b);
+		rc = aas_lower_bound(p->cfg, words, &b);
 	else if (a->kind == COLL_AAB)
-		rc = aab_lower_bound(cfg, words, &b);
+		rc = aab_lower_bound(p->cfg, words, &b);
 	else
-		return;
+		rc = rooted_lower_bound(p->cfg, p->root, words, a->kind == COLL_REDUCE, &b);
 	if (rc == 0) {
 		out->lower_bound = (double)b.cycles;
 		snprintf(out->bound_text, sizeof(out->bound_text), "%s", b.text);
@@ -76,6 +79,7 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 	x->cfg.all_port = a->all_port;
 	x->params = *p;
 	x->params.cfg = &x->cfg;
+	x->params.variant = a->variant;
 
 	if (!(a->topologies & (1u << x->cfg.topo.kind))) {
 		snprintf(err, sizeof(err), "%s does not run on a %s", a->name,
@@ -109,8 +113,6 @@ void algo_driver(struct algo_session *x, struct driver *d)
 void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
 	      struct algo_run *out)
 {
-	const struct algorithm *a = x->a;
-	struct schedule_result sched;
 	char err[512];
 
 	out->status = status;
@@ -128,6 +130,15 @@ void algo_end(struct algo_session *x, const struct sim *s, enum sim_status statu
 		if (!out->data_ok)
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
+	out->no_memory = skeleton_no_memory(x->sk);
+	x->words = skeleton_words(x->sk);
+	algo_abandon(x);
+}
+
+void algo_predict(struct algo_session *x, struct algo_run *out)
+{
+	const struct algorithm *a = x->a;
+	struct schedule_result sched;
 
 	if (algo_schedule(a, &x->params, &sched) == 0 && sched.ok)
 		out->scheduled = (double)sched.cycles;
@@ -136,9 +147,7 @@ void algo_end(struct algo_session *x, const struct sim *s, enum sim_status statu
 	a->predict(&x->params, &sched, &out->prediction);
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
-	bound(a, &x->cfg, skeleton_words(x->sk), out);
-	out->no_memory = skeleton_no_memory(x->sk);
-	algo_abandon(x);
+	bound(a, &x->params, x->words, out);
 }
 
 void algo_abandon(struct algo_session *x)
@@ -172,6 +181,8 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	}
 	algo_driver(&x, &drv);
 	algo_end(&x, s, sim_run(s, &drv), out);
+	/* The run's messages go before the schedule makes its own: half the peak memory. */
 	sim_destroy(s);
+	algo_predict(&x, out);
 	return (int)out->status;
 }

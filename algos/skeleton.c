@@ -270,6 +270,7 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	sk->cfg = *p->cfg;
 	sk->p = *p;
 	sk->p.cfg = &sk->cfg;
+	sk->p.variant = a->variant;
 	sk->nodes = p->cfg->topo.nodes;
 	sk->width = (unsigned)p->cfg->payload_width;
 	sk->mask = payload_mask(sk->width);
@@ -512,7 +513,6 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 			out_of_memory(sk, v);
 			return;
 		}
-		h->msg = m->id;
 		if (sk->words > 0)
 			h->words = x->spec.sum ? (j == 0 ? m->data : NULL)
 					       : m->data + (size_t)j * (size_t)sk->words;

@@ -98,6 +98,8 @@ int pipeline_run(const struct run_request *rq, struct run_result *res, struct fa
 	sim_destroy(s);
 	engine_finish(e, &res->engine);
 	engine_destroy(e);
+	if (!no_memory && rq->work.ops->after)
+		rq->work.ops->after(rq->work.ctx);
 	if (no_memory) {
 		run_result_free(res);
 		return fail_no_memory(f);

@@ -33,6 +33,11 @@ struct workload_ops {
 	 */
 	int (*finish)(void *ctx, const struct sim *s, enum sim_status status, char *why,
 		      size_t len);
+	/*
+	 * Optional: figures that need no simulation, computed after it is freed (an
+	 * algorithm's schedule makes messages of its own: they need not coexist).
+	 */
+	void (*after)(void *ctx);
 };
 
 struct workload {

@@ -29,9 +29,17 @@ static int algorithm_finish(void *ctx, const struct sim *s, enum sim_status stat
 	return 0;
 }
 
+static void algorithm_after(void *ctx)
+{
+	struct algorithm_work *w = ctx;
+
+	algo_predict(&w->session, &w->out);
+}
+
 static const struct workload_ops algorithm_ops = {
 	.driver = algorithm_driver,
 	.finish = algorithm_finish,
+	.after = algorithm_after,
 };
 
 int algorithm_work_init(struct algorithm_work *w, const struct algorithm *a,
