@@ -189,7 +189,8 @@ static int single(const struct options *o, const volatile sig_atomic_t *stop, st
 	struct session s;
 	struct run_result r;
 	struct work w;
-	int rc = 0;
+	char *json = NULL;
+	int rc;
 
 	if (session_open(&s, o, stop, f))
 		return -1;
@@ -201,17 +202,24 @@ static int single(const struct options *o, const volatile sig_atomic_t *stop, st
 		work_release(&w);
 		return -1;
 	}
-	/* The report is printed even if an output failed: the result is not lost. */
-	commit_outputs(&s, &r, &written);
-	if (s.json)
-		rc = report_print_json(work_json(&s, &w, &r), stdout, f);
-	else
-		work_text(&s, &w, &r);
-	report_failure(&s.rc, &r, stderr);
-	if (rc == 0 && written.status)
-		rc = failf(f, written.status, "%s", written.msg);
-	if (rc == 0)
-		rc = status_of(&s, &r);
+	/* Out of memory for the report: nothing is written, as for the run itself. */
+	if (s.json && !(json = report_json_text(work_json(&s, &w, &r)))) {
+		outputs_discard(&s.out);
+		rc = fail_no_memory(f);
+	} else {
+		/* The report is printed even if an output failed: the result is not lost. */
+		commit_outputs(&s, &r, &written);
+		if (json)
+			puts(json);
+		else
+			work_text(&s, &w, &r);
+		report_failure(&s.rc, &r, stderr);
+		if (written.status)
+			rc = failf(f, written.status, "%s", written.msg);
+		else
+			rc = status_of(&s, &r);
+	}
+	free(json);
 	run_result_free(&r);
 	work_release(&w);
 	return rc;

@@ -109,12 +109,14 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 	j_str(&j, "kind", collective_kind_name(w->a->kind));
 	j_num(&j, "flits", p->flits);
 	j_maybe(&j, "root", algo_uses_root(w->a), p->root);
-	j_num(&j, "cycles", (double)x->cycles);
+	/* From the first send to the last delivery: nothing to measure without one. */
+	j_maybe(&j, "cycles", r->stats.deliveries > 0, (double)x->cycles);
 	j_num(&j, "predicted_cycles", x->predicted);
 	j_str(&j, "formula", x->formula);
 	j_str(&j, "formula_source", x->prediction.source);
 	j_bool(&j, "formula_exact", x->prediction.exact);
-	j_maybe(&j, "ratio", x->predicted > 0, x->predicted > 0 ? (double)x->cycles / x->predicted : 0);
+	j_maybe(&j, "ratio", x->predicted > 0 && r->stats.deliveries > 0,
+		x->predicted > 0 ? (double)x->cycles / x->predicted : 0);
 	/* Negative: does not apply. */
 	j_maybe(&j, "published_cycles", x->prediction.published >= 0, x->prediction.published);
 	if (x->prediction.published_source[0]) {
@@ -125,7 +127,7 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 	j_maybe(&j, "lower_bound_cycles", x->lower_bound >= 0, x->lower_bound);
 	if (x->lower_bound >= 0)
 		j_str(&j, "lower_bound", x->bound_text);
-	j_maybe(&j, "bound_ratio", x->lower_bound > 0,
+	j_maybe(&j, "bound_ratio", x->lower_bound > 0 && r->stats.deliveries > 0,
 		x->lower_bound > 0 ? (double)x->cycles / x->lower_bound : 0);
 	j_bool(&j, "data_ok", r->data_ok);
 	j_num(&j, "messages", (double)r->stats.messages);
@@ -198,11 +200,18 @@ cJSON *report_trace_json(const struct report_context *c, const struct trace_work
 	return j_end(&j);
 }
 
-int report_print_json(cJSON *j, FILE *out, struct failure *f)
+char *report_json_text(cJSON *j)
 {
 	char *s = j ? cJSON_PrintUnformatted(j) : NULL;
 
 	cJSON_Delete(j);
+	return s;
+}
+
+int report_print_json(cJSON *j, FILE *out, struct failure *f)
+{
+	char *s = report_json_text(j);
+
 	if (!s)
 		return fail_no_memory(f);
 	fputs(s, out);
@@ -218,12 +227,16 @@ static const char *yes(bool b)
 	return b ? "yes" : "NO";
 }
 
-static void conflicts_text(const struct run_result *r, char *buf, size_t len)
+#define NOT_MEASURED "not measured (the RTL alone does not show its arbiters)"
+
+/* "N" (with_label: "N link conflict cycles"), or that the engine does not measure it. */
+static void conflicts_text(const struct run_result *r, bool with_label, char *buf, size_t len)
 {
 	if (r->stats.conflicts_measured)
-		snprintf(buf, len, "%llu", (unsigned long long)r->stats.conflict_cycles);
+		snprintf(buf, len, "%llu%s", (unsigned long long)r->stats.conflict_cycles,
+			 with_label ? " link conflict cycles" : "");
 	else
-		snprintf(buf, len, "not measured (the RTL alone does not show its arbiters)");
+		snprintf(buf, len, "%s" NOT_MEASURED, with_label ? "link conflict cycles " : "");
 }
 
 static void interrupted_text(const struct run_result *r, FILE *out)
@@ -239,12 +252,15 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 	const struct algo_params *p = &w->session.params;
 	char name[64], conf[96];
 
-	conflicts_text(r, conf, sizeof(conf));
+	conflicts_text(r, false, conf, sizeof(conf));
 	fprintf(out, "%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, "
 		"T_r = %d\n", w->a->name, topology_name(&c->cfg->topo, name, sizeof(name)),
 		c->cfg->all_port ? "all-port" : "one-port", p->root, p->flits, c->cfg->startup,
 		c->cfg->buffer_depth, c->cfg->replication_cost);
-	fprintf(out, "  %-22s %llu\n", "measured cycles", (unsigned long long)x->cycles);
+	if (r->stats.deliveries)
+		fprintf(out, "  %-22s %llu\n", "measured cycles", (unsigned long long)x->cycles);
+	else
+		fprintf(out, "  %-22s none (nothing was delivered)\n", "measured cycles");
 	fprintf(out, "  %-22s %.1f   %s [%s]%s\n", "predicted cycles", x->predicted, x->formula,
 		x->prediction.source,
 		x->prediction.exact ? "" : "  (not exact under this model, see docs/algorithms.md)");
@@ -253,9 +269,10 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 			x->prediction.published_formula, x->prediction.published_source);
 	if (x->lower_bound >= 0)
 		fprintf(out, "  %-22s %.0f   measured / bound %.3f; %s\n", "lower bound",
-			x->lower_bound, x->lower_bound > 0 ? (double)x->cycles / x->lower_bound : 0,
+			x->lower_bound,
+			x->lower_bound > 0 && r->stats.deliveries ? (double)x->cycles / x->lower_bound : 0,
 			x->bound_text);
-	if (x->predicted > 0)
+	if (x->predicted > 0 && r->stats.deliveries)
 		fprintf(out, "  %-22s %.3f\n", "measured / predicted", (double)x->cycles / x->predicted);
 	fprintf(out, "  %-22s %s\n", "delivered ok", yes(r->delivered_ok));
 	fprintf(out, "  %-22s %s\n", "data ok", yes(r->data_ok));
@@ -282,14 +299,17 @@ void report_sweep_header(const struct report_context *c, FILE *out)
 void report_sweep_row(const struct algorithm_work *w, const struct run_result *r, FILE *out)
 {
 	const struct algo_run *x = &w->out;
-	char ratio[16] = "-", conf[24] = "-";
+	bool measured = r->stats.deliveries > 0;
+	char cycles[24] = "-", ratio[16] = "-", conf[24] = "-";
 
-	if (x->predicted > 0)
+	if (measured)
+		snprintf(cycles, sizeof(cycles), "%llu", (unsigned long long)x->cycles);
+	if (measured && x->predicted > 0)
 		snprintf(ratio, sizeof(ratio), "%.3f", (double)x->cycles / x->predicted);
 	if (r->stats.conflicts_measured)
 		snprintf(conf, sizeof(conf), "%llu", (unsigned long long)r->stats.conflict_cycles);
-	fprintf(out, "%-10s %8d %10llu %10.0f %7s %9s %4s", w->a->name, w->session.params.flits,
-		(unsigned long long)x->cycles, x->predicted, ratio, conf, yes(r->ok));
+	fprintf(out, "%-10s %8d %10s %10.0f %7s %9s %4s", w->a->name, w->session.params.flits,
+		cycles, x->predicted, ratio, conf, yes(r->ok));
 	if (r->engine.compared)
 		fprintf(out, "   %8llu %3llu", (unsigned long long)r->engine.cycles_compared,
 			(unsigned long long)r->engine.mismatches);
@@ -303,9 +323,9 @@ void report_traffic_text(const struct report_context *c, const struct traffic_wo
 {
 	const struct traffic_stats *t = &w->stats;
 	double secs = r->wall_seconds;
-	char name[64], conf[96];
+	char name[96], conf[128];
 
-	conflicts_text(r, conf, sizeof(conf));
+	conflicts_text(r, true, conf, sizeof(conf));
 	fprintf(out, "random traffic on %s: %llu cycles, %llu messages (%llu broadcasts), ",
 		topology_name(&c->cfg->topo, name, sizeof(name)),
 		(unsigned long long)r->stats.cycles_run, (unsigned long long)t->messages,
@@ -315,8 +335,8 @@ void report_traffic_text(const struct report_context *c, const struct traffic_wo
 			(unsigned long long)t->max_latency);
 	else
 		fprintf(out, "none delivered\n");
-	fprintf(out, "  %llu flit-hops in %.3f s: %.0f cycles/s, %.0f flit-hops/s; link conflict "
-		"cycles: %s; delivered ok: %s\n", (unsigned long long)r->stats.link_moves, secs,
+	fprintf(out, "  %llu flit-hops in %.3f s: %.0f cycles/s, %.0f flit-hops/s; %s; "
+		"delivered ok: %s\n", (unsigned long long)r->stats.link_moves, secs,
 		secs > 0 ? r->stats.cycles_run / secs : 0, secs > 0 ? r->stats.link_moves / secs : 0,
 		conf, yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
@@ -327,9 +347,9 @@ void report_trace_text(const struct report_context *c, const struct trace_work *
 		       const struct run_result *r, FILE *out)
 {
 	const struct trace_stats *t = &w->stats;
-	char name[64], conf[96];
+	char name[64], conf[128];
 
-	conflicts_text(r, conf, sizeof(conf));
+	conflicts_text(r, true, conf, sizeof(conf));
 	fprintf(out, "trace %s on %s (%s), t_s = %d, h = 1, buffer depth %d\n", w->path,
 		topology_name(&c->cfg->topo, name, sizeof(name)),
 		c->cfg->all_port ? "all-port" : "one-port", c->cfg->startup, c->cfg->buffer_depth);
@@ -346,7 +366,7 @@ void report_trace_text(const struct report_context *c, const struct trace_work *
 	fprintf(out, "  %-22s %llu\n", "max send delay", (unsigned long long)t->max_send_delay);
 	fprintf(out, "  %-22s %llu (last delivery at %llu)\n", "cycles",
 		(unsigned long long)r->stats.cycles_run, (unsigned long long)r->stats.last_delivery);
-	fprintf(out, "  %-22s %llu deliveries, %llu flit-hops, link conflict cycles: %s\n",
+	fprintf(out, "  %-22s %llu deliveries, %llu flit-hops, %s\n",
 		"traffic", (unsigned long long)r->stats.deliveries,
 		(unsigned long long)r->stats.link_moves, conf);
 	fprintf(out, "  %-22s %s\n", "delivered ok", yes(r->delivered_ok));

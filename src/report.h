@@ -30,6 +30,8 @@ cJSON *report_traffic_json(const struct report_context *c, const struct traffic_
 cJSON *report_trace_json(const struct report_context *c, const struct trace_work *w,
 			 const char *latencies, const struct run_result *r);
 
+/* j (freed) as one line of text, to free; NULL if memory ran out (or j is NULL). */
+char *report_json_text(cJSON *j);
 /* Print j (freed) as one line on out: 0, or -1 with the failure (out of memory). */
 int report_print_json(cJSON *j, FILE *out, struct failure *f);
 
