@@ -109,7 +109,7 @@ static int flood_plan(const struct algo_params *p, int node, const struct receip
 	}
 	if (!jsel || flood_dims(d, jsel, most)) {
 		free(jsel);
-		return plan_fail(pl, "out of memory");
+		return plan_out_of_memory(pl);
 	}
 	for (int k = 1; k <= d && !rc; k++)
 		for (int j = 0; j < d && !rc; j++) {

@@ -98,7 +98,7 @@ static int mesh_plan(const struct algo_params *p, int node, const struct receipt
 		int me = along_row ? mesh_col(t, node) : mesh_row(t, node);
 
 		if (!lo)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		hi = lo + z;
 		for (int k = 0; k < z; k++)
 			lo[k] = hi[k] = k;

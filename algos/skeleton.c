@@ -64,6 +64,7 @@ struct skeleton {
 	size_t capbuf;
 	struct plan pl;
 	char error[320];
+	bool no_memory;		/* error is an allocation failure */
 };
 
 uint64_t block_word(uint64_t key, int i, unsigned width)
@@ -89,6 +90,7 @@ static const char *block_text(uint64_t key, char *buf, size_t len)
 }
 
 static void fail(struct skeleton *sk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int out_of_memory(struct skeleton *sk, int node);
 static void fail(struct skeleton *sk, const char *fmt, ...)
 {
 	va_list ap;
@@ -98,6 +100,28 @@ static void fail(struct skeleton *sk, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(sk->error, sizeof(sk->error), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * An allocation failed: the run's result cannot be trusted, and the front end reports
+ * it as running out of memory, not as wrong data (skeleton_no_memory()).
+ */
+static int out_of_memory(struct skeleton *sk, int node)
+{
+	if (!sk->error[0])
+		sk->no_memory = true;
+	fail(sk, "node %d: out of memory", node);
+	return -1;
+}
+
+int plan_out_of_memory(struct plan *pl)
+{
+	return out_of_memory(pl->sk, pl->node);
+}
+
+bool skeleton_no_memory(const struct skeleton *sk)
+{
+	return sk->no_memory;
 }
 
 /* ---- ownership and holdings ---- */
@@ -171,7 +195,7 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
 
 		if (!nx)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		np->x = nx;
 		np->cap = cap;
 	}
@@ -180,11 +204,11 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
 
 		if (!rp)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		sk->round_pending = rp;
 		rp = realloc(sk->heads_pending, sizeof(int) * (size_t)n);
 		if (!rp)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		sk->heads_pending = rp;
 		memset(sk->round_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
 		memset(sk->heads_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
@@ -211,7 +235,7 @@ static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t
 		uint64_t *k = realloc(sk->keys, sizeof(*k) * cap);
 
 		if (!k)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		sk->keys = k;
 		sk->capkeys = cap;
 	}
@@ -365,7 +389,7 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
 		if (!nb) {
-			fail(sk, "node %d: out of memory", v);
+			out_of_memory(sk, v);
 			return;
 		}
 		sk->buf = nb;
@@ -392,7 +416,7 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		return;
 	}
 	if (record_msg(sk, id, v, xi))
-		fail(sk, "node %d: out of memory", v);
+		out_of_memory(sk, v);
 }
 
 /* Make every send of node v that may go now. */
@@ -512,7 +536,7 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		}
 		h = holdings_add(&sk->held, held_key(v, key));
 		if (!h) {
-			fail(sk, "node %d: out of memory", v);
+			out_of_memory(sk, v);
 			return;
 		}
 		if (sk->words > 0)

@@ -100,6 +100,8 @@ int plan_block(struct plan *pl, int origin, int dest, int index);
 int plan_wait(struct plan *pl, int origin, int dest, int index);
 /* Give up with a reason (kept for the run's error); returns -1. */
 int plan_fail(struct plan *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A plan that could not be made for lack of memory: the run reports "out of memory". */
+int plan_out_of_memory(struct plan *pl);
 /* The run's block shape, for plans that loop over blocks. */
 int plan_blocks(const struct plan *pl);	/* blocks per origin */
 
@@ -128,6 +130,8 @@ void skeleton_start(struct skeleton *sk, const struct transport *t);
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
+/* The skeleton's error is an allocation that failed. */
+bool skeleton_no_memory(const struct skeleton *sk);
 /* Payload words per block of this run. */
 int skeleton_words(const struct skeleton *sk);
 
