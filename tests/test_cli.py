@@ -160,19 +160,28 @@ for args, what in bad:
           "bad input (%s): exit 2 and one line on stderr: %s" % (what, lines[0] if lines else "(none)"))
 
 # docs/config.md is generated from the options table: the committed file is what the
-# program prints (regenerate: build/wormcast help --markdown > docs/config.md).
+# program prints (regenerate: build/wormcast help --markdown docs/config.md).
 r = run("help", "--markdown")
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "config.md")) as f:
     committed = f.read()
 check(r.returncode == 0 and r.stdout == committed,
       "docs/config.md is 'wormcast help --markdown' (regenerate it after changing src/options.def)")
+import tempfile  # noqa: E402
+md = os.path.join(tempfile.mkdtemp(), "config.md")
+r = run("help", "--markdown", md)
+with open(md) as f:
+    check(r.returncode == 0 and f.read() == committed, "wormcast help --markdown FILE writes the same page")
 
 # A deadlock is a report and exit 1, not a hang: one-port routers share their single
-# ejection channel, which IR copies hold (docs/microarchitecture.md section 8).
+# ejection channel, which IR copies hold (docs/microarchitecture.md section 8).  The
+# report is the chain of blocked messages, read from the routers' state, closing into
+# the cycle of the deadlock.
 r = run("traffic", "--topology", "hypercube:4", "--one-port", "--rate", "0.3", "--flits", "1-24",
         "--cycles", "20000", "--ir-fraction", "0.3", "--seed", "4", "--watchdog", "2000")
 check(r.returncode == 1 and "deadlock: no flit moved for 2000 cycles" in r.stderr
-      and "holds outputs" in r.stderr and "waits for outputs" in r.stderr and "missing: message" in r.stderr,
-      "a deadlocked workload stops with a report of blocked messages, exit 1")
+      and "blocked chain 1:" in r.stderr and "waits for output" in r.stderr and "held by" in r.stderr
+      and "which has no credit" in r.stderr and "the cycle closes" in r.stderr
+      and "missing: message" in r.stderr,
+      "a deadlocked workload stops with the chain of blocked messages closing into a cycle, exit 1")
 
 finish()
