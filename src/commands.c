@@ -270,6 +270,7 @@ static int sweep(const struct options *o, const volatile sig_atomic_t *stop, str
 			failures += !r.ok;
 			interrupted = r.interrupted;
 			total.compared = r.engine.compared;
+			total.compared_all = r.engine.compared_all;
 			total.cycles_compared += r.engine.cycles_compared;
 			total.signals_compared += r.engine.signals_compared;
 			total.mismatches += r.engine.mismatches;

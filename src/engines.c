@@ -187,7 +187,8 @@ struct engine_box *engine_create(const struct engine_options *o, const struct en
 	} else {
 #ifdef WORMCAST_HAVE_RTL
 		struct rtl_engine_options ro = {
-			.cosim = is(o->name, "cosim"), .network_top = o->network_top,
+			.cosim = is(o->name, "cosim"), .compare_outputs = o->compare_outputs,
+			.network_top = o->network_top,
 			.inject_bug = o->inject_bug, .vcd = b->wave,
 			.mismatch_vcd = out->mismatch_vcd ? outfile_stream(out->mismatch_vcd) : NULL,
 		};
@@ -286,6 +287,7 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 		r->compared = is(b->opt.name, "cosim");
 		r->cycles_compared = rr.cycles_compared;
 		r->signals_compared = rr.signals_compared;
+		r->compared_all = r->compared && !b->opt.compare_outputs;
 		r->mismatches = rr.mismatches;
 		r->window_written = rr.window_written;
 		snprintf(r->detail, sizeof(r->detail), "%s", rr.first_mismatch);
@@ -333,7 +335,8 @@ int engine_report_json(const struct engine_report *r, cJSON *obj)
 	} else {
 		ok = cJSON_AddNumberToObject(obj, "cycles_compared", (double)r->cycles_compared) &&
 		     cJSON_AddNumberToObject(obj, "signals_compared", (double)r->signals_compared) &&
-		     cJSON_AddNumberToObject(obj, "mismatches", (double)r->mismatches);
+		     cJSON_AddNumberToObject(obj, "mismatches", (double)r->mismatches) &&
+		     cJSON_AddStringToObject(obj, "compare", r->compared_all ? "all" : "outputs");
 	}
 	if (ok && r->rtl_kind[0])
 		ok = cJSON_AddStringToObject(obj, "rtl", r->rtl_kind);
@@ -344,13 +347,17 @@ int engine_report_json(const struct engine_report *r, cJSON *obj)
 
 void engine_report_print(const struct engine_report *r, FILE *out)
 {
+	const char *what = r->compared_all ? "register values (every register)" :
+			   "signal values (output and credit registers)";
+
 	if (r->compared && !r->mismatches)
-		fprintf(out, "  cosim (%s): PASS, %llu cycles and %llu signal values compared, 0 mismatches\n",
+		fprintf(out, "  cosim (%s): PASS, %llu cycles and %llu %s compared, 0 mismatches\n",
 			r->rtl_kind, (unsigned long long)r->cycles_compared,
-			(unsigned long long)r->signals_compared);
+			(unsigned long long)r->signals_compared, what);
 	else if (r->compared)
-		fprintf(out, "  cosim (%s): FAIL, %llu mismatching signal values; first: %s\n",
-			r->rtl_kind, (unsigned long long)r->mismatches, r->detail);
+		fprintf(out, "  cosim (%s): FAIL, %llu mismatching %s; first: %s\n",
+			r->rtl_kind, (unsigned long long)r->mismatches,
+			r->compared_all ? "register values" : "signal values", r->detail);
 }
 
 int engine_list_json(cJSON *obj)

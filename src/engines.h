@@ -21,6 +21,7 @@ struct engine_options {
 	const char *name;		/* "model", "rtl" or "cosim" */
 	bool vcd, fst, mismatch_vcd;	/* outputs asked for (checked with the engine) */
 	bool network_top;		/* RTL: the generate-loop top, not the router array */
+	bool compare_outputs;		/* cosim: compare the output and credit registers only */
 	int inject_bug;			/* RTL: a deliberately broken build (tests) */
 };
 
@@ -35,7 +36,8 @@ struct engine_report {
 	const char *engine;
 	bool compared;			/* a cosimulation: the counts below mean something */
 	uint64_t cycles_compared;
-	uint64_t signals_compared;
+	uint64_t signals_compared;	/* register values compared */
+	bool compared_all;		/* every register of section 6, not only the outputs */
 	uint64_t mismatches;
 	char detail[1024];		/* first mismatch, or empty */
 	char rtl_kind[32];
