@@ -38,6 +38,7 @@ struct algo_params {
 	const struct sim_config *cfg;	/* the network the run uses */
 	int root;			/* source of a broadcast, target of a reduction */
 	int flits;			/* L: the length of a one-block message, head and tail included */
+	int packets;			/* k for algorithms that cut the message (packets()); 0: theirs */
 };
 
 struct schedule_result;
@@ -86,6 +87,20 @@ struct algorithm {
 	 */
 	void (*shape)(const struct algo_params *p, int *blocks, int *words);
 	/*
+	 * Optional, one-to-all (instead of shape): the root's message of L - 1 words is cut
+	 * into this many packets, blocks (root, *, j) of floor or ceil((L-1)/k) words (the
+	 * longer ones last), packet j being the next slice of the message; at least 1.  An
+	 * algorithm that takes its k from p->packets (--packets) validates it in supports();
+	 * any other algorithm is run with p->packets == 0.
+	 */
+	int (*packets)(const struct algo_params *p);
+	/*
+	 * The source's schedule sends some nodes blocks they already hold (scatter-collect's
+	 * ring): such a copy is checked word by word like any other, then dropped, instead
+	 * of failing the run.
+	 */
+	bool redundant;
+	/*
 	 * The per-node program (skeleton.h): the sends `node` adds to its plan at the
 	 * start (r == NULL) and when it receives a message (r != NULL).  0, or -1 if the
 	 * plan could not be made (the reason goes into the plan: plan_fail()).
@@ -129,6 +144,7 @@ struct algo_run {
 	double scheduled;		/* the contention-free schedule, or -1 if it failed */
 	char schedule_text[256];
 	double lower_bound;		/* cycles, or -1 where no bound is computed (one-to-all) */
+	int packets;			/* blocks per origin of an algorithm with packets(), else -1 */
 	char bound_text[320];		/* the bound's model and its terms */
 };
 int algo_run(const struct algorithm *a, const struct algo_params *p, struct engine *engine,

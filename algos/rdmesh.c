@@ -41,6 +41,25 @@ static uint64_t rd_tag(int lo, int hi, bool col)
 	return (uint64_t)lo | (uint64_t)hi << 8 | (col ? RD_COL : 0);
 }
 
+void rd_halve(int x, int *lo, int *hi, int *y, int *ylo, int *yhi)
+{
+	int h = (*hi - *lo + 2) / 2;
+
+	if (x < *lo + h) {		/* x in A: target in B */
+		*y = *lo + h + (x - *lo);
+		if (*y > *hi)
+			*y = *hi;
+		*ylo = *lo + h;
+		*yhi = *hi;
+		*hi = *lo + h - 1;
+	} else {			/* x in B: target in A */
+		*y = *lo + (x - *lo - h);
+		*ylo = *lo;
+		*yhi = *lo + h - 1;
+		*lo = *lo + h;
+	}
+}
+
 /* Halving on a line: node x's targets, appended to its plan from group g on. */
 static int rd_line(const struct algo_params *p, int node, bool col, int lo, int hi,
 		   struct plan *pl, int *g)
@@ -49,21 +68,9 @@ static int rd_line(const struct algo_params *p, int node, bool col, int lo, int 
 	int x = col ? mesh_row(t, node) : mesh_col(t, node);
 
 	while (hi > lo) {
-		int h = (hi - lo + 2) / 2, y, ylo, yhi;
+		int y, ylo, yhi;
 
-		if (x < lo + h) {		/* x in A: target in B */
-			y = lo + h + (x - lo);
-			if (y > hi)
-				y = hi;
-			ylo = lo + h;
-			yhi = hi;
-			hi = lo + h - 1;
-		} else {			/* x in B: target in A */
-			y = lo + (x - lo - h);
-			ylo = lo;
-			yhi = lo + h - 1;
-			lo = lo + h;
-		}
+		rd_halve(x, &lo, &hi, &y, &ylo, &yhi);
 		if (plan_forward(pl, col ? y * t->cols + mesh_col(t, node)
 					 : mesh_row(t, node) * t->cols + y,
 				 (*g)++, false, rd_tag(ylo, yhi, col)))

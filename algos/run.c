@@ -74,6 +74,7 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	memset(out, 0, sizeof(*out));
 	out->scheduled = -1;
 	out->lower_bound = -1;
+	out->packets = -1;
 	cfg = *p->cfg;
 	cfg.all_port = a->all_port;
 	params = *p;
@@ -99,6 +100,11 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	}
 	if (!algo_uses_root(a))
 		params.root = 0;
+	if (params.packets && !a->packets) {
+		snprintf(err, sizeof(err), "%s sends its message whole: a number of packets does not "
+			 "apply", a->name);
+		return setup_error(out, err);
+	}
 	if (sim_config_check(&cfg, err, sizeof(err)))
 		return setup_error(out, err);
 	if (a->supports && a->supports(&params, err, sizeof(err)))
@@ -139,6 +145,8 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
 	bound(a, &cfg, skeleton_words(sk), out);
+	if (a->packets)
+		out->packets = skeleton_blocks(sk);
 	skeleton_destroy(sk);
 	sim_destroy(s);
 	return (int)out->status;
