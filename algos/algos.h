@@ -9,7 +9,7 @@
  * nothing unless it needs more) and its formula (predict()).  The shared skeleton
  * does everything else: block payloads, sending, receiving, checking every block on
  * arrival and at the end, the contention-free evaluation of the same plan
- * (schedule.h) and, for the all-to-all kinds, the lower bound (bounds.h).
+ * (schedule.h) and the lower bound of its kind of collective (bounds.h).
  * docs/algorithms.md, "How a driver is written", describes it.
  */
 #ifndef WORMCAST_ALGOS_H
@@ -38,6 +38,7 @@ struct algo_params {
 	const struct sim_config *cfg;	/* the network the run uses */
 	int root;			/* source of a broadcast, target of a reduction */
 	int flits;			/* L: the length of a one-block message, head and tail included */
+	int variant;			/* set from algorithm.variant by the skeleton and algo_run() */
 	int packets;			/* k for algorithms that cut the message (packets()); 0: theirs */
 };
 
@@ -71,6 +72,7 @@ struct algorithm {
 	const char *description;
 	enum collective_kind kind;
 	unsigned topologies;		/* ALGO_HYPERCUBE | ALGO_MESH */
+	const char *networks;		/* the networks supports() accepts, in words */
 	bool all_port;			/* the port mode it is defined on */
 	/*
 	 * Receive cut-through: a node holds a message's blocks (and plans) when its head
@@ -78,6 +80,8 @@ struct algorithm {
 	 * arrived back to back, so no forwarded flit left before it had arrived.
 	 */
 	bool cut_through;
+	/* For algorithms that share a plan: which one this entry is (algo_params.variant). */
+	int variant;
 
 	/* Extra constraints (e.g. powers of two); one line into err and -1 if unsupported. */
 	int (*supports)(const struct algo_params *p, char *err, size_t errlen);
@@ -143,7 +147,7 @@ struct algo_run {
 	char error[512];
 	double scheduled;		/* the contention-free schedule, or -1 if it failed */
 	char schedule_text[256];
-	double lower_bound;		/* cycles, or -1 where no bound is computed (one-to-all) */
+	double lower_bound;		/* cycles (bounds.h), or -1 where none applies (one node) */
 	int packets;			/* blocks per origin of an algorithm with packets(), else -1 */
 	char bound_text[320];		/* the bound's model and its terms */
 };

@@ -126,6 +126,31 @@ static int lower_bound(const struct sim_config *cfg, int words, bool aas, struct
 	return 0;
 }
 
+int rooted_lower_bound(const struct sim_config *cfg, int root, int words, bool reduce,
+		       struct lower_bound *b)
+{
+	const struct topology *t = &cfg->topo;
+	long long ts = cfg->startup, mu = words;
+	int cr = cap(cfg, root);
+
+	memset(b, 0, sizeof(*b));
+	if (t->nodes < 2)
+		return -1;
+	for (int v = 0; v < t->nodes; v++) {
+		int cv = cap(cfg, v);
+		long long T = ts + topology_distance(t, root, v) + ceil_div(mu, cr < cv ? cr : cv);
+
+		if (v != root && T > b->latency)
+			b->latency = T;
+	}
+	b->cycles = b->latency;
+	snprintf(b->text, sizeof(b->text),
+		 "%s, %s, wormhole: latency t_s + D + ceil(mu / links) = %lld (the farthest node; "
+		 "docs/algorithms.md#lower-bounds)", reduce ? "reduction" : "one-to-all",
+		 cfg->all_port ? "all-port" : "one-port", b->cycles);
+	return 0;
+}
+
 int aas_lower_bound(const struct sim_config *cfg, int words, struct lower_bound *b)
 {
 	return lower_bound(cfg, words, true, b);

@@ -19,6 +19,8 @@
  *               and column cut, every single node;
  *   throughput  T >= t_s + 1 + ceil(X / 2|E|), X = the link crossings that are
  *               unavoidable (AAS: mu * sum of distances; AAB: mu * N * (N - 1)).
+ * For a one-to-all broadcast or a reduction only the latency term of the pairs with the
+ * root applies.
  */
 #ifndef WORMCAST_ALGOS_BOUNDS_H
 #define WORMCAST_ALGOS_BOUNDS_H
@@ -37,5 +39,11 @@ struct lower_bound {
 /* words = mu, payload words per block.  0, or -1 where no bound applies (one node). */
 int aas_lower_bound(const struct sim_config *cfg, int words, struct lower_bound *b);
 int aab_lower_bound(const struct sim_config *cfg, int words, struct lower_bound *b);
+/*
+ * One-to-all broadcast from root, or reduction to root: only the latency term, over the
+ * pairs (root, v), since a B message or a partial sum carries every block at once.
+ */
+int rooted_lower_bound(const struct sim_config *cfg, int root, int words, bool reduce,
+		       struct lower_bound *b);
 
 #endif

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * direx.c - all-to-all personalized exchange by direct exchange, DIREXCH (Grama et al. 4.5
- * and Lecture 11) on an all-port hypercube.
+ * and Lecture 11) on an all-port hypercube, and on a mesh with r and c powers of two
+ * (the node index row * c + col as the binary address, Lecture 11).
  *
  * Step j = 1 .. p-1: node i sends its block for i xor j straight to i xor j along the
  * e-cube route.  Steps are synchronised locally: node i makes its step j+1 send when
@@ -23,8 +24,16 @@
  * (2^n - 1)(t_s + n t_d/2 + mu t_m), with mu t_m = L - 1 and t_d = 1 is d/2 below the
  * exact value: the average popcount over j = 1..p-1 is d 2^(d-1)/(p-1), slightly more
  * than d/2.
+ *
+ * On a mesh the permutations x -> x xor j are not congestion-free under XY routing:
+ * in some steps several routes share a link (up to max(r, c)/2 of them, Lecture 11),
+ * the wormhole network serialises them and link_conflict_cycles counts the waiting.
+ * The prediction there is an estimate, sum_j (t_s + D_j + K_j (L-1)), with D_j the
+ * longest route of step j and K_j the number of routes on its most loaded link.
  */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -45,6 +54,58 @@ static int dx_plan(const struct algo_params *p, int node, const struct receipt *
 	return 0;
 }
 
+static int dx_supports(const struct algo_params *p, char *err, size_t len)
+{
+	return p->cfg->topo.kind == TOPO_MESH ? algo_need_pow2_mesh(p, "direx", err, len) : 0;
+}
+
+/* Step j on a mesh: its longest route and the most routes on one directed link. */
+static void dx_step_load(const struct topology *t, int j, int *count, int *longest, int *load)
+{
+	memset(count, 0, sizeof(int) * (size_t)t->nodes * (size_t)t->ports);
+	*longest = *load = 0;
+	for (int i = 0; i < t->nodes; i++) {
+		int hops = 0;
+
+		for (int v = i; v != (i ^ j); hops++) {
+			int q = unicast_next_port(t, v, i ^ j), *c = &count[v * t->ports + q];
+
+			if (++*c > *load)
+				*load = *c;
+			v = topology_neighbor(t, v, q);
+		}
+		if (hops > *longest)
+			*longest = hops;
+	}
+}
+
+static void dx_mesh_predict(const struct algo_params *p, struct prediction *o)
+{
+	const struct topology *t = &p->cfg->topo;
+	int n = t->nodes, ts = p->cfg->startup, mu = algo_mu(p), worst = 0;
+	int *count = malloc(sizeof(int) * (size_t)n * (size_t)t->ports);
+	double T = 0;
+
+	if (!count) {
+		predict_set(o, -1, false, DERIVED("direx"), "out of memory");
+		return;
+	}
+	for (int j = 1; j < n; j++) {
+		int longest, load;
+
+		dx_step_load(t, j, count, &longest, &load);
+		T += ts + longest + (double)load * mu;
+		worst = load > worst ? load : worst;
+	}
+	free(count);
+	predict_set(o, T, false, DERIVED("direx"),
+		    "estimate sum_j (t_s + D_j + K_j (L-1)), D_j the longest XY route and K_j the most "
+		    "routes on one link in step j (up to %d) = %.0f", worst, T);
+	predict_published(o, -1, "Lecture 11, DIREXCH on meshes",
+			  "no formula; the largest link congestion is max(r, c)/2 = %d",
+			  (t->rows > t->cols ? t->rows : t->cols) / 2);
+}
+
 static void dx_predict(const struct algo_params *p, const struct schedule_result *s,
 		       struct prediction *o)
 {
@@ -53,6 +114,10 @@ static void dx_predict(const struct algo_params *p, const struct schedule_result
 	double grama = (double)(n - 1) * (ts + mu);
 
 	(void)s;
+	if (t->kind == TOPO_MESH) {
+		dx_mesh_predict(p, o);
+		return;
+	}
 	{
 		double T = (double)(n - 1) * (ts + mu) + (double)d * (n / 2);
 
@@ -67,12 +132,14 @@ static void dx_predict(const struct algo_params *p, const struct schedule_result
 
 const struct algorithm algo_direx = {
 	.name = "direx",
+	.networks = "Q_d; mesh, r and c powers of two",
 	.source = "Grama et al. 4.5 and Lecture 11, DIREXCH",
-	.formula_source = "derived; Lecture 11 (2^n - 1)(t_s + n t_d/2 + mu t_m), Grama et al. 4.5 (t_s + t_w m)(p - 1)",
+	.formula_source = "derived; Lecture 11 (2^n - 1)(t_s + n t_d/2 + mu t_m), Grama et al. 4.5 (t_s + t_w m)(p - 1); on meshes an estimate",
 	.description = "all-to-all personalized exchange: step j, node i sends to i xor j",
 	.kind = COLL_AAS,
-	.topologies = ALGO_HYPERCUBE,
+	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
 	.all_port = true,
+	.supports = dx_supports,
 	.plan = dx_plan,
 	.predict = dx_predict,
 };

@@ -176,6 +176,7 @@ static void hk_predict(const struct algo_params *p, const struct schedule_result
 
 const struct algorithm algo_hk = {
 	.name = "hk",
+	.networks = "Q_d",
 	.source = "Ho & Kao 1995 as described by Jeon & Kim, eq. 1",
 	.formula_source = "Jeon & Kim eq. 1",
 	.description = "all-port broadcast along dimension-simple paths, n+1 subcubes per step, store and forward",

@@ -72,7 +72,7 @@ static void ih_ct_predict(const struct algo_params *p, const struct schedule_res
 	int d = p->cfg->topo.dim, ts = p->cfg->startup, mu = algo_mu(p), runs = 1 << (d - 1);
 
 	(void)s;
-	predict_set(o, (double)runs * ts + ((1 << d) - 1) + mu, true, DERIVED("irham--irhamsf"),
+	predict_set(o, (double)runs * ts + ((1 << d) - 1) + mu, true, DERIVED("irham"),
 		    "2^(d-1) runs * t_s + (2^d - 1) hops + (L-1) = %d*%d + %d + %d = %d", runs, ts,
 		    (1 << d) - 1, mu, runs * ts + (1 << d) - 1 + mu);
 	predict_published(o, -1, "Jeon & Kim, Hamiltonian-path broadcast with IR",
@@ -85,7 +85,7 @@ static void ih_sf_predict(const struct algo_params *p, const struct schedule_res
 	int d = p->cfg->topo.dim, ts = p->cfg->startup, mu = algo_mu(p), runs = 1 << (d - 1);
 
 	(void)s;
-	predict_set(o, (double)runs * (ts + mu) + ((1 << d) - 1), true, DERIVED("irham--irhamsf"),
+	predict_set(o, (double)runs * (ts + mu) + ((1 << d) - 1), true, DERIVED("irham"),
 		    "2^(d-1) runs * (t_s + L-1) + (2^d - 1) hops = %d*%d + %d = %d", runs, ts + mu,
 		    (1 << d) - 1, runs * (ts + mu) + (1 << d) - 1);
 	predict_published(o, -1, "Jeon & Kim, Hamiltonian-path broadcast with IR",
@@ -94,6 +94,7 @@ static void ih_sf_predict(const struct algo_params *p, const struct schedule_res
 
 const struct algorithm algo_irham = {
 	.name = "irham",
+	.networks = "Q_d (no sink stalls)",
 	.source = "Jeon & Kim, Hamiltonian-path broadcast with IR",
 	.formula_source = "derived; Jeon & Kim give O(2^n + m - 1)",
 	.description = "Gray-code Hamiltonian path, R+IR runs of 2 hops, forwarded cut-through",
@@ -108,6 +109,7 @@ const struct algorithm algo_irham = {
 
 const struct algorithm algo_irhamsf = {
 	.name = "irhamsf",
+	.networks = "Q_d",
 	.source = "Jeon & Kim, Hamiltonian-path broadcast with IR",
 	.formula_source = "derived; Jeon & Kim give O(2^n + m - 1) for cut-through forwarding",
 	.description = "Gray-code Hamiltonian path, R+IR runs of 2 hops, store and forward",

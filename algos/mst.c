@@ -38,31 +38,24 @@ static int mst_bits(const struct algo_params *p)
 	return algo_log2((unsigned)p->cfg->topo.nodes);
 }
 
+/* variant: which bit a holder flips at step t. */
+enum { MST_NAIVE, MST_CONFLICT_FREE };
+
 static int mst_plan(const struct algo_params *p, int node, const struct receipt *r,
-		    struct plan *pl, bool naive)
+		    struct plan *pl)
 {
 	int B = mst_bits(p);
 	uint64_t tag;
 
 	if (!tree_turn(p, node, r, 0, &tag))
 		return 0;
-	for (int t = (int)tag, g = 0; t < B; t++, g++)
-		if (plan_forward(pl, node ^ (1 << (naive ? t : B - 1 - t)), g, false,
-				 (uint64_t)t + 1))
+	for (int t = (int)tag, g = 0; t < B; t++, g++) {
+		int b = p->variant == MST_NAIVE ? t : B - 1 - t;
+
+		if (plan_forward(pl, node ^ (1 << b), g, false, (uint64_t)t + 1))
 			return -1;
+	}
 	return 0;
-}
-
-static int naive_plan(const struct algo_params *p, int node, const struct receipt *r,
-		      struct plan *pl)
-{
-	return mst_plan(p, node, r, pl, true);
-}
-
-static int cf_plan(const struct algo_params *p, int node, const struct receipt *r,
-		   struct plan *pl)
-{
-	return mst_plan(p, node, r, pl, false);
 }
 
 static int mst_supports(const struct algo_params *p, char *err, size_t len)
@@ -97,7 +90,7 @@ static void cf_predict(const struct algo_params *p, const struct schedule_result
 	int T = B * (ts + mu) + (t->rows - 1) + (t->cols - 1);
 
 	(void)s;
-	predict_set(o, T, true, DERIVED("mstnaive-and-mstcf"),
+	predict_set(o, T, true, DERIVED("mstcf"),
 		    "log2(p)(t_s + L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %d", B, ts + mu,
 		    t->rows - 1, t->cols - 1, T);
 	predict_published(o, (double)B * (ts + mu), "Barnett et al., conflict-free MST",
@@ -107,6 +100,7 @@ static void cf_predict(const struct algo_params *p, const struct schedule_result
 
 const struct algorithm algo_mstnaive = {
 	.name = "mstnaive",
+	.networks = "mesh, r and c powers of two",
 	.source = "Barnett et al., naive hypercube-like MST",
 	.formula_source = "Barnett et al., naive MST (not exact: conflicts)",
 	.description = "binomial tree on the node index, lowest bit first (XY link conflicts)",
@@ -114,12 +108,14 @@ const struct algorithm algo_mstnaive = {
 	.topologies = ALGO_MESH,
 	.all_port = false,
 	.supports = mst_supports,
-	.plan = naive_plan,
+	.variant = MST_NAIVE,
+	.plan = mst_plan,
 	.predict = naive_predict,
 };
 
 const struct algorithm algo_mstcf = {
 	.name = "mstcf",
+	.networks = "mesh, r and c powers of two",
 	.source = "Barnett et al., conflict-free hypercube-like MST",
 	.formula_source = "Barnett et al. log(p)(alpha + n beta); exact: derived",
 	.description = "binomial tree on the node index, highest bit first: column, then rows",
@@ -127,6 +123,7 @@ const struct algorithm algo_mstcf = {
 	.topologies = ALGO_MESH,
 	.all_port = false,
 	.supports = mst_supports,
-	.plan = cf_plan,
+	.variant = MST_CONFLICT_FREE,
+	.plan = mst_plan,
 	.predict = cf_predict,
 };

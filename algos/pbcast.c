@@ -72,6 +72,7 @@ static void pb_predict(const struct algo_params *p, const struct schedule_result
 
 const struct algorithm algo_pbcast = {
 	.name = "pbcast",
+	.networks = "Q_d; any mesh",
 	.source = "Jeon & Kim, Algorithms A and B",
 	.formula_source = "Jeon & Kim eq. 2; on meshes derived with n = D",
 	.description = "pipelined broadcast: one B message replicated by the routers (MR)",

@@ -127,6 +127,7 @@ static void rdm_predict(const struct algo_params *p, const struct schedule_resul
 
 const struct algorithm algo_rdmesh = {
 	.name = "rdmesh",
+	.networks = "any mesh",
 	.source = "Grama et al. 4.1.1-4.1.2, recursive doubling on a mesh",
 	.formula_source = "Grama et al. 4.1 (t_s + t_w m) log p, Barnett et al. separated dimensions; exact: derived",
 	.description = "recursive doubling farthest-first along the root's row, then in every column",

@@ -41,6 +41,7 @@ static int rd_plan(const struct algo_params *p, int node, const struct receipt *
 
 const struct algorithm algo_reduce = {
 	.name = "reduce",
+	.networks = "Q_d",
 	.source = "Grama et al. 4.1.5, Algorithm 4.3",
 	.formula_source = "Grama et al. 4.1 (t_s + t_w m) log p; exact: derived, one hop per step",
 	.description = "all-to-one sum reduction, binomial tree, lowest dimension first",

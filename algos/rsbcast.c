@@ -96,6 +96,7 @@ static void rs_predict(const struct algo_params *p, const struct schedule_result
 
 const struct algorithm algo_rsbcast = {
 	.name = "rsbcast",
+	.networks = "any mesh",
 	.source = "Barnett et al., RSbcast",
 	.formula_source = "Barnett et al. ceil(log p)(alpha + n beta); exact: the schedule, derived",
 	.description = "recursive splitting of the linearised mesh, conflict-free under XY routing",

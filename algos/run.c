@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * run.c - algo_run(): one algorithm on a fresh simulation, through the skeleton, with
- * its schedule, its prediction and (all-to-all kinds) its lower bound.
+ * its schedule, its prediction and its lower bound.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,18 +42,18 @@ static void drv_event(void *ctx, struct sim *s, const struct sim_event *ev)
 	skeleton_event(ctx, &t, ev);
 }
 
-static void bound(const struct algorithm *a, const struct sim_config *cfg, int words,
+static void bound(const struct algorithm *a, const struct algo_params *p, int words,
 		  struct algo_run *out)
 {
 	struct lower_bound b;
 	int rc;
 
 	if (a->kind == COLL_AAS)
-		rc = aas_lower_bound(cfg, words, &b);
+		rc = aas_lower_bound(p->cfg, words, &b);
 	else if (a->kind == COLL_AAB)
-		rc = aab_lower_bound(cfg, words, &b);
+		rc = aab_lower_bound(p->cfg, words, &b);
 	else
-		return;
+		rc = rooted_lower_bound(p->cfg, p->root, words, a->kind == COLL_REDUCE, &b);
 	if (rc == 0) {
 		out->lower_bound = (double)b.cycles;
 		snprintf(out->bound_text, sizeof(out->bound_text), "%s", b.text);
@@ -79,6 +79,7 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	cfg.all_port = a->all_port;
 	params = *p;
 	params.cfg = &cfg;
+	params.variant = a->variant;
 
 	if (!(a->topologies & (1u << cfg.topo.kind))) {
 		snprintf(err, sizeof(err), "%s does not run on a %s", a->name,
@@ -144,7 +145,8 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	a->predict(&params, &sched, &out->prediction);
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
-	bound(a, &cfg, skeleton_words(sk), out);
+	/* Every node must receive the whole message, however it is cut into packets. */
+	bound(a, &params, a->packets ? params.flits - 1 : skeleton_words(sk), out);
 	if (a->packets)
 		out->packets = skeleton_blocks(sk);
 	skeleton_destroy(sk);

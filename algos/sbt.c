@@ -38,6 +38,7 @@ static int sbt_plan(const struct algo_params *p, int node, const struct receipt 
 
 const struct algorithm algo_sbt = {
 	.name = "sbt",
+	.networks = "Q_d",
 	.source = "Grama et al. 4.1.3, Algorithm 4.2",
 	.formula_source = "Grama et al. 4.1 (t_s + t_w m) log p; exact: derived, one hop per step",
 	.description = "spanning binomial tree broadcast, one dimension per step, highest first",

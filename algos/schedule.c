@@ -114,12 +114,18 @@ static const char *ideal_error(void *impl)
 	return ((struct ideal *)impl)->error;
 }
 
-/* The head and tail events of one receiver k hops away, entering on port `port`. */
-static int arrive(struct ideal *d, struct message *m, int node, int hops, int port,
-		  struct chain start)
+/*
+ * The head and tail events of one receiver k hops away, entering on port `port`.  A
+ * broadcast head is held T_r cycles by every router that replicates and forwards it:
+ * the root's, the k - 1 on the way, and the receiver's own unless it is a leaf
+ * (docs/microarchitecture.md section 9); `forwarders` of them.
+ */
+static int arrive(struct ideal *d, struct message *m, int node, int hops, int forwarders,
+		  int port, struct chain start)
 {
 	uint64_t ts = (uint64_t)d->cfg->startup, body = (uint64_t)(m->len - 1);
-	struct chain head = add(start, 1, hops, 0, ts);
+	struct chain head = add(start, 1, hops,
+				(uint64_t)forwarders * (uint64_t)d->cfg->replication_cost, ts);
 	struct ev e = { .cycle = head.t, .order = 1, .node = node, .port = port, .sub = 0,
 			.msg = m->id, .kind = EV_HEAD_ARRIVED, .c = head };
 
@@ -206,18 +212,21 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	d->any_send = true;
 
 	if (r->type == HDR_B) {
-		for (int u = 0; u < t->nodes; u++)
+		for (int u = 0; u < t->nodes; u++) {
+			int hops = topology_distance(t, node, u);
+
 			if (u != node &&
-			    arrive(d, m, u, topology_distance(t, node, u),
+			    arrive(d, m, u, hops, hops + (replication_children(t, node, u) != 0),
 				   port_towards(t, u, replication_parent(t, node, u)), start))
 				goto oom;
+		}
 		return m->id;
 	}
 	for (int v = node, hops = 0; v != r->dest;) {
 		int q = unicast_next_port(t, v, r->dest), u = topology_neighbor(t, v, q);
 
 		hops++;
-		if ((u == r->dest || r->ir) && arrive(d, m, u, hops, topology_peer_port(t, q), start))
+		if ((u == r->dest || r->ir) && arrive(d, m, u, hops, 0, topology_peer_port(t, q), start))
 			goto oom;
 		v = u;
 	}
@@ -276,7 +285,7 @@ int algo_schedule(const struct algorithm *a, const struct algo_params *p,
 	r->ok = skeleton_check(sk, err, sizeof(err)) == 0;
 	if (r->ok)
 		snprintf(r->text, sizeof(r->text),
-			 "contention-free schedule: %d start-ups * t_s + %d hops + %llu flit cycles = %llu",
+			 "contention-free schedule: %d start-ups * t_s + %d hops + %llu flit (and T_r) cycles = %llu",
 			 r->startups, r->hops, (unsigned long long)r->flits,
 			 (unsigned long long)r->cycles);
 	else

@@ -6,7 +6,10 @@
  *   SEND_DONE, and the channel free again, at s + t_s + L - 1;
  *   the head reaches a node k hops away at s + t_s + k, the tail at s + t_s + k + L - 1
  * (k = the e-cube / XY route's hops to that receiver; a B message reaches every node at
- * its route distance).  The same skeleton runs the same plan on these events, so the
+ * its route distance, T_r later for each router on the way that replicates and
+ * forwards it).  With T_r > 0 the root router also holds a broadcast's head, which can
+ * delay its SEND_DONE: the evaluator does not model that.  The same skeleton runs the
+ * same plan on these events, so the
  * result is what the network would give if no message ever waited for a link or an
  * ejection channel: measured cycles equal it exactly iff there was no contention.
  */
@@ -24,7 +27,8 @@ struct schedule_result {
 	/*
 	 * The chain of sends that ends last: start-ups it pays (its own sends and the
 	 * ones it queued behind), header hops, and the flits after the head of every
-	 * message it waited for: cycles = startups * t_s + hops + flits.
+	 * message it waited for, with the replication holds (T_r) of broadcast heads:
+	 * cycles = startups * t_s + hops + flits.
 	 */
 	int startups, hops;
 	uint64_t flits;

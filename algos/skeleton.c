@@ -301,6 +301,7 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	sk->cfg = *p->cfg;
 	sk->p = *p;
 	sk->p.cfg = &sk->cfg;
+	sk->p.variant = a->variant;
 	sk->nodes = p->cfg->topo.nodes;
 	sk->width = (unsigned)p->cfg->payload_width;
 	sk->mask = payload_mask(sk->width);

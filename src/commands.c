@@ -534,8 +534,11 @@ static int cmd_list(const struct options *o, struct failure *f)
 		if (a->topologies & ALGO_MESH)
 			cJSON_AddItemToArray(tops, cJSON_CreateString("mesh"));
 		cJSON_AddItemToObject(x, "topologies", tops);
+		cJSON_AddStringToObject(x, "networks", a->networks);
 		cJSON_AddStringToObject(x, "port_mode", a->all_port ? "all-port" : "one-port");
+		cJSON_AddStringToObject(x, "kind", collective_kind_name(a->kind));
 		cJSON_AddStringToObject(x, "source", a->source);
+		cJSON_AddStringToObject(x, "formula_source", a->formula_source);
 		cJSON_AddStringToObject(x, "description", a->description);
 		cJSON_AddItemToArray(as, x);
 	}
@@ -546,7 +549,8 @@ static int cmd_list(const struct options *o, struct failure *f)
 		return print_json(j, f) ? -1 : EXIT_PASSED;
 	printf("algorithms:\n");
 	for (int k = 0; algorithms[k]; k++)
-		printf("  %-9s %-22s %-9s %s (%s)\n", algorithms[k]->name,
+		printf("  %-9s %-10s %-15s %-8s %s (%s)\n", algorithms[k]->name,
+		       collective_kind_name(algorithms[k]->kind),
 		       algorithms[k]->topologies == (ALGO_HYPERCUBE | ALGO_MESH) ? "hypercube, mesh" :
 		       algorithms[k]->topologies == ALGO_MESH ? "mesh" : "hypercube",
 		       algorithms[k]->all_port ? "all-port" : "one-port", algorithms[k]->description,

@@ -58,6 +58,32 @@ check(all(k in algos for k in ("pbcast", "sbt", "hk", "irham", "direx")),
 check(all({"name", "topologies", "source", "description"} <= set(a) for a in algos.values()),
       "every listed algorithm has name, topologies, source, description")
 check(set(j.get("topologies", [])) >= {"hypercube", "mesh"}, "list --json names the topologies")
+check(all(a.get("kind") in ("one-to-all", "AAS", "AAB", "reduction") and a.get("port_mode")
+          in ("all-port", "one-port") and a.get("formula_source") and a.get("networks")
+          for a in algos.values()),
+      "every listed algorithm has its kind, port mode, formula source and networks")
+check({n for n, a in algos.items() if a.get("kind") == "AAS"} >= {
+          "direx", "standexch", "rowcol", "linexch1", "linexch2", "binexch", "quadexch"},
+      "list --json: the AAS catalogue")
+
+# An AAS result says where its prediction comes from and carries its lower bound.
+r = run("run", "--topology", "hypercube:3", "--algorithm", "standexch", "--flits", "5", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("kind") == "AAS" and j.get("formula_source", "").startswith("derived (docs/algorithms.md#")
+      and j.get("published_source", "").startswith("Lecture 11") and j.get("formula_exact") is True
+      and j.get("cycles") == j.get("predicted_cycles") == 3 * (10 + 1 + 4 * 4)
+      and j.get("lower_bound_cycles") == 10 + 1 + 7 * 4
+      and abs(j.get("bound_ratio", 0) - j["cycles"] / j["lower_bound_cycles"]) < 1e-9,
+      "run --json of standexch: formula_source, published formula, exact cycles, lower bound and "
+      "ratio (%s, %s, %s)" % (j.get("formula_source"), j.get("cycles"), j.get("lower_bound_cycles")))
+r = run("run", "--topology", "hypercube:3", "--algorithm", "sbt", "--flits", "5", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("lower_bound_cycles") == 10 + 3 + 4 and j.get("lower_bound", "").startswith("one-to-all, one-port")
+      and j.get("schedule_cycles") == j.get("cycles"),
+      "a one-port broadcast's bound is its latency, t_s + d + mu (%s)" % j.get("lower_bound_cycles"))
+r = run("run", "--topology", "mesh:4x4", "--algorithm", "binexch", "--flits", "3")
+check(r.returncode == 0 and "lower bound" in r.stdout and "Lecture 11, BINEXCH formula (1)" in r.stdout,
+      "run without --json prints the lower bound and the formula's source")
 
 bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "nosuch", "--flits", "4"], "unknown algorithm"),
@@ -71,7 +97,7 @@ bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "abc"], "flits abc"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--root", "16"], "root outside"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--root", "-1"], "negative root"),
-    (["run", "--topology", "mesh:4x4", "--algorithm", "direx", "--flits", "4"], "algorithm on a topology it does not support"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "standexch", "--flits", "4"], "algorithm on a topology it does not support"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--startup", "0"], "startup 0"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--buffer-depth", "1"], "buffer depth 1"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--bogus"], "unknown flag"),

@@ -3,8 +3,8 @@
 
 usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
 
-  algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3: zero mismatches, and the
-          cycles the model predicts
+  algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3, and every all-to-all
+          exchange on a small network: zero mismatches, and the cycles the model predicts
   random  20 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
   bugs    every deliberately broken RTL build is caught (a mismatch, exit 1, a report
           naming both sides, a readable waveform of the window)
@@ -67,6 +67,29 @@ def algos():
         check(ok, "cosim %s on Q_4 with T_r = 2, L=%d root %d, sink stall %s: %s cycles (predicted %s), %s mismatches"
               % (algo, flits, root, stall, j.get("cycles"), j.get("predicted_cycles"),
                  j.get("mismatches", r.stderr.strip()[:200])))
+
+
+    # All-to-all personalized exchange: small blocks, every algorithm once, on builds
+    # that exist (one-port Q_4 for the standard exchange, a 1x6 line for the pipelines).
+    aas = [("standexch", "hypercube:4", 3), ("direx", "hypercube:3", 3), ("direx", "mesh:4x4", 2),
+           ("rowcol", "mesh:4x4", 2), ("rowcol", "mesh:5x3", 2), ("binexch", "mesh:4x4", 2),
+           ("quadexch", "mesh:4x4", 2), ("quadexchh", "mesh:4x4", 2),
+           ("linexch1", "mesh:1x6", 3), ("linexch2", "mesh:1x6", 3)]
+    for algo, topo, flits in aas:
+        r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                        "--startup", "3", "--engine", "cosim", "--json")
+        congested = algo == "direx" and topo.startswith("mesh")
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+              and j.get("cycles_compared", 0) > 0
+              and (not j.get("formula_exact") or j.get("cycles") == j.get("predicted_cycles"))
+              and j.get("lower_bound_cycles") is not None
+              and j.get("cycles", 0) >= j.get("lower_bound_cycles")
+              and (j.get("link_conflict_cycles", 0) > 0) == congested)
+        check(ok, "cosim AAS %s on %s, L=%d: %s cycles (predicted %s, bound %s), %s conflict cycles, "
+              "%s signals compared, %s mismatches"
+              % (algo, topo, flits, j.get("cycles"), j.get("predicted_cycles"),
+                 j.get("lower_bound_cycles"), j.get("link_conflict_cycles"),
+                 j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
 
 
 def random_traffic():
