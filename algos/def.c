@@ -94,13 +94,14 @@ static int def_supports(const struct algo_params *p, char *err, size_t len)
 		return -1;
 	if ((mesh_row(t, p->root) != 0 && mesh_row(t, p->root) != r - 1) ||
 	    (mesh_col(t, p->root) != 0 && mesh_col(t, p->root) != c - 1)) {
-		snprintf(err, len, "def starts its fences at a corner of the mesh: root %d is not "
-			 "one of %d, %d, %d, %d", p->root, 0, c - 1, (r - 1) * c, r * c - 1);
+		snprintf(err, len, "the DEF broadcast starts its fences at a corner of the mesh: "
+			 "root %d is not one of %d, %d, %d, %d", p->root, 0, c - 1, (r - 1) * c,
+			 r * c - 1);
 		return -1;
 	}
 	if (p->packets > (n > 1 ? n : 1)) {
-		snprintf(err, len, "def cuts the %d payload words of an L = %d message into at most "
-			 "%d packets, not %d", n, p->flits, n > 1 ? n : 1, p->packets);
+		snprintf(err, len, "the DEF broadcast cuts the %d payload words of an L = %d message "
+			 "into at most %d packets, not %d", n, p->flits, n > 1 ? n : 1, p->packets);
 		return -1;
 	}
 	return 0;
@@ -147,10 +148,10 @@ static void def_predict(const struct algo_params *p, const struct schedule_resul
 
 	(void)s;
 	predict_set(o, (double)T, true, DERIVED("def-and-defap"),
-		    "k = %d packets (%s), %d-port root: m((k-1) t_s + n - w_last) + D(t_s + w_last + 1) "
-		    "= %d*(%d*%d + %d - %d) + %d*(%d + %d + 1) = %lld", k,
-		    p->packets ? "--packets" : "Barnett et al.'s k_opt", m, m, k - 1, ts, n, wl, D, ts,
-		    wl, T);
+		    "k = %d packets (%s), the root sends each m = %d time%s: m((k-1) t_s + n - w_last) "
+		    "+ D(t_s + w_last + 1) = %d*(%d*%d + %d - %d) + %d*(%d + %d + 1) = %lld", k,
+		    p->packets ? "--packets" : "Barnett et al.'s k_opt", m, m > 1 ? "s" : "", m, k - 1,
+		    ts, n, wl, D, ts, wl, T);
 	predict_published(o, published, "Barnett et al., pipelined DEF broadcast",
 			  "(k + r + c)(alpha + (n/k) beta) = (%d + %d + %d)(%d + %d/%d) = %.1f", k, r, c,
 			  ts, n, k, published);
@@ -158,6 +159,7 @@ static void def_predict(const struct algo_params *p, const struct schedule_resul
 
 const struct algorithm algo_def = {
 	.name = "def",
+	.networks = "mesh, root at a corner",
 	.source = "Barnett et al., pipelined DEF broadcast",
 	.formula_source = "Barnett et al. (k + r + c)(alpha + (n/k) beta); exact: derived",
 	.description = "the message in k packets along two fences from a corner, one-port: "
@@ -173,6 +175,7 @@ const struct algorithm algo_def = {
 
 const struct algorithm algo_defap = {
 	.name = "defap",
+	.networks = "mesh, root at a corner",
 	.source = "Barnett et al., pipelined DEF broadcast, on all-port nodes",
 	.formula_source = "Barnett et al. (k + r + c)(alpha + (n/k) beta); exact: derived",
 	.description = "def with all-port nodes: a packet goes east and south at once",

@@ -105,6 +105,7 @@ static void irrc_predict(const struct algo_params *p, const struct schedule_resu
 
 const struct algorithm algo_irrowcol = {
 	.name = "irrowcol",
+	.networks = "any mesh",
 	.source = "Jeon & Kim's IR on Grama et al. 4.1.2's row then column",
 	.formula_source = "derived (no source formula)",
 	.description = "R+IR to both ends of the root's row, then from every row node to both "
@@ -119,6 +120,7 @@ const struct algorithm algo_irrowcol = {
 
 const struct algorithm algo_irrowcolct = {
 	.name = "irrowcolct",
+	.networks = "any mesh (no sink stalls)",
 	.source = "Jeon & Kim's IR on Grama et al. 4.1.2's row then column",
 	.formula_source = "derived (no source formula)",
 	.description = "irrowcol with the column messages sent when the row message's head "

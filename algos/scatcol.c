@@ -202,6 +202,7 @@ static void sc2_predict(const struct algo_params *p, const struct schedule_resul
 
 const struct algorithm algo_sc1d = {
 	.name = "sc1d",
+	.networks = "any mesh",
 	.source = "Barnett et al., 1-D scatter-collect",
 	.formula_source = "Barnett et al. T_sb1; exact: the schedule, derived",
 	.description = "scatter by RSbcast's halving, then collect around the ring of node "
@@ -218,6 +219,7 @@ const struct algorithm algo_sc1d = {
 
 const struct algorithm algo_sc2d = {
 	.name = "sc2d",
+	.networks = "any mesh",
 	.source = "Barnett et al., 2-D scatter-collect",
 	.formula_source = "Barnett et al. T_sb2; exact: the schedule, derived",
 	.description = "scatter down the root's column and along the rows, then collect "

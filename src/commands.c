@@ -51,6 +51,7 @@ static cJSON *run_json(const struct algorithm *a, const struct run_setup *r,
 		cJSON_AddNumberToObject(j, "root", r->params.root);
 	else
 		cJSON_AddNullToObject(j, "root");
+	add_number_or_null(j, "packets", res->packets);
 	cJSON_AddNumberToObject(j, "startup", r->cfg.startup);
 	cJSON_AddNumberToObject(j, "buffer_depth", r->cfg.buffer_depth);
 	cJSON_AddNumberToObject(j, "payload_width", r->cfg.payload_width);
@@ -151,6 +152,10 @@ static int cmd_run(const struct options *o, struct failure *f)
 		       a->name, topology_name(&r.cfg.topo, name, sizeof(name)),
 		       r.cfg.all_port ? "all-port" : "one-port", r.params.root, r.params.flits,
 		       r.cfg.startup, r.cfg.buffer_depth, r.cfg.replication_cost);
+		if (res.packets >= 0)
+			printf("  %-22s %d, of %d or %d payload words\n", "packets", res.packets,
+			       (r.params.flits - 1) / res.packets,
+			       (r.params.flits - 1 + res.packets - 1) / res.packets);
 		printf("  %-22s %llu\n", "measured cycles", (unsigned long long)res.cycles);
 		printf("  %-22s %.1f   %s [%s]%s\n", "predicted cycles", res.predicted, res.formula,
 		       res.prediction.source,
