@@ -33,10 +33,15 @@
  * Time.  Barnett et al., p = 2^d, p | n:
  *   T_sb1 = (log p + p - 1) alpha + 2 ((p-1)/p) n beta,
  *   T_sb2 = (log p + r + c - 2) alpha + 2 ((p-1)/p) n beta   (r = 2^d1, c = 2^d2).
- * They count one step per message and no hops; here a message of w words over h
- * hops costs t_s + h + w, a ring's closing edge is a line's length, and a node that
- * already holds a step's piece does not wait for it.  The prediction is the
- * contention-free schedule of the plan, exact (docs/algorithms.md).
+ * They count one step per message and no hops; here a message of w words over h hops
+ * costs t_s + h + w, and a ring's closing edge runs back along its line.  Where the
+ * source's conditions hold the start-ups and the flits of the chain that ends last are
+ * the source's, and only its hops are added: for sc2d (derived, exact)
+ *     T = T_sb2 + (r - 1) + (c - 1) + (2c - 3) + (2r - 3)
+ * (the scatter's chain of first sends, then in each ring len - 2 one-hop edges and the
+ * closing edge, a ring of one node taking none); for sc1d the hops of RSbcast's chain,
+ * which depend on the root, and 2p - 3 in the ring.  Otherwise, and for sc1d, the
+ * prediction is the contention-free schedule of the plan, exact (docs/algorithms.md).
  */
 #include <stdio.h>
 
@@ -184,6 +189,15 @@ static void sc1_predict(const struct algo_params *p, const struct schedule_resul
 			  algo_is_pow2(n) && mu % n == 0 ? "" : " (stated for p = 2^d dividing n)");
 }
 
+/*
+ * The hops of a ring collect's longest chain on a line of len nodes: len - 2 one-hop
+ * edges and the closing edge back along the line (len - 1 hops).
+ */
+static int sc_ring_hops(int len)
+{
+	return len < 2 ? 0 : 2 * len - 3;
+}
+
 static void sc2_predict(const struct algo_params *p, const struct schedule_result *s,
 			struct prediction *o)
 {
@@ -193,7 +207,16 @@ static void sc2_predict(const struct algo_params *p, const struct schedule_resul
 	double T = (double)(d + r + c - 2) * ts + 2.0 * (n - 1) / n * mu;
 	bool stated = algo_is_pow2(r) && algo_is_pow2(c) && mu % n == 0;
 
-	predict_schedule(o, s, true, DERIVED("sc1d-and-sc2d"));
+	if (stated) {
+		/* The source's start-ups and flits, plus the hops of the chain that ends last. */
+		int H = (r - 1) + (c - 1) + sc_ring_hops(c) + sc_ring_hops(r);
+		double exact = (double)(d + r + c - 2) * ts + 2.0 * (n - 1) / n * mu + H;
+
+		predict_set(o, exact, true, DERIVED("sc1d-and-sc2d"),
+			    "T_sb2 + (r-1) + (c-1) + (2c-3) + (2r-3) hops = %.0f + %d = %.0f", T, H, exact);
+	} else {
+		predict_schedule(o, s, true, DERIVED("sc1d-and-sc2d"));
+	}
 	predict_published(o, T, "Barnett et al., 2-D scatter-collect (T_sb2)",
 			  "(log p + r + c - 2) alpha + 2((p-1)/p) n beta = (%d + %d + %d - 2)*%d + "
 			  "2*(%d/%d)*%d = %.1f%s", d, r, c, ts, n - 1, n, mu, T,
@@ -221,7 +244,8 @@ const struct algorithm algo_sc2d = {
 	.name = "sc2d",
 	.networks = "any mesh",
 	.source = "Barnett et al., 2-D scatter-collect",
-	.formula_source = "Barnett et al. T_sb2; exact: the schedule, derived",
+	.formula_source = "Barnett et al. T_sb2; exact: derived, T_sb2 plus the hops (else the "
+			  "schedule)",
 	.description = "scatter down the root's column and along the rows, then collect "
 		       "around every row and every column",
 	.kind = COLL_ONE_TO_ALL,

@@ -88,6 +88,24 @@ static long long mesh_bcast_form(const char *name, const struct topology *t, int
 
 		return m * ((k - 1) * ts + n - w) + D * (ts + w + 1);
 	}
+	/*
+	 * Scatter-collect where Barnett et al.'s conditions hold (p = 2^d pieces of n/p words):
+	 * their start-ups and flits, plus the hops of the chain that ends last.
+	 */
+	if (!strcmp(name, "sc2d") && pow2(t->rows) && pow2(t->cols) && n % t->nodes == 0) {
+		long long r = t->rows, c = t->cols, p = t->nodes;
+		long long ring = (c > 1 ? 2 * c - 3 : 0) + (r > 1 ? 2 * r - 3 : 0);
+
+		return (ilog2((int)p) + r + c - 2) * ts + 2 * (p - 1) * (n / p) + (r - 1) + (c - 1) +
+		       ring;
+	}
+	/* ... on a line from its end: RSbcast's chain 3p/2 - 2 hops, the ring's 2p - 3. */
+	if (!strcmp(name, "sc1d") && (t->rows == 1 || t->cols == 1) && pow2(t->nodes) &&
+	    t->nodes >= 4 && root == 0 && n % t->nodes == 0) {
+		long long p = t->nodes;
+
+		return (ilog2((int)p) + p - 1) * ts + 2 * (p - 1) * (n / p) + 3 * p / 2 - 2 + 2 * p - 3;
+	}
 	if (!strcmp(name, "irrowcol") || !strcmp(name, "irrowcolct")) {
 		if (Dr == 0 || Dc == 0)
 			return ts + Dr + Dc + n;
@@ -540,7 +558,7 @@ static void test_mesh_bcasts(void)
 	static const char *names[] = { "def", "defap", "sc1d", "sc2d", "irrowcol", "irrowcolct" };
 	static const char *meshes[] = { "mesh:4x4", "mesh:5x3", "mesh:8x8", "mesh:1x8", "mesh:2x4",
 					"mesh:8x1", "mesh:3x7", "mesh:1x16", "mesh:6x5", "mesh:2x2" };
-	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
+	static const int Ls[] = { 1, 2, 17, 65 }, tss[] = { 1, 5, 20 };
 
 	for (size_t a = 0; a < sizeof(names) / sizeof(names[0]); a++)
 		for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
