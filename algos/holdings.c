@@ -75,7 +75,6 @@ struct held *holdings_add(struct holdings *h, uint64_t key)
 		return NULL;
 	e = place(h->slot, h->cap, key);
 	e->words = NULL;
-	e->msg = -1;
 	h->n++;
 	return e;
 }

@@ -18,7 +18,6 @@ struct held {
 	 * a partial sum held under another block of the same message.
 	 */
 	const uint64_t *words;
-	int msg;		/* the message that brought it */
 };
 
 #define HELD_EMPTY UINT64_MAX

@@ -26,8 +26,10 @@
  *   homothety:  h = v = s, always 2 S.
  *     T = sum_l sum_{i<s} (3 t_s + 3 (N/4) mu + H(l, i)),  exact (derived).
  * Lecture 11: the first sub-phase 3 t_s + 3 (N/4) mu t_m + 4 t_d (sqrt(N) - 1), exactly
- * this; the later ones "k t_d sqrt(N), k ~ 3..4"; in all ~ 3 sqrt(N) t_s +
- * (3/4) N sqrt(N) mu t_m + (8N/3) t_d (mirror); homothety lowers phase 1's hops to N t_d.
+ * this; the later ones "k t_d sqrt(N), k ~ 3..4"; phase 1 at most (3 sqrt(N)/2) t_s +
+ * (3 N sqrt(N)/8) mu t_m + 2 N t_d, and with homothety exactly N t_d for the hops, summed by
+ * formula (2) over M(sqrt(N)/2^l) with 4^l mu.  The homothety's sum is the exact value; the
+ * mirror's upper estimate of the hops is (8/3)(N - 1) against the exact sum.
  */
 #include <stdio.h>
 
@@ -151,41 +153,48 @@ static long long qx_cycles(const struct algo_params *p, bool mirror)
 	return T;
 }
 
+/*
+ * Lecture 11's formula (2), t(M(sqrt N), mu) = t_phase1(M(sqrt N), mu) + t(M(sqrt N / 2), 4 mu),
+ * with its phase 1 (3 sqrt(N)/2) t_s + (3 N sqrt(N)/8) mu t_m + H(N) t_d, where H(N) = 2N
+ * (mirror: the source's upper estimate) or N (homothety).
+ */
+static double qx_formula2(const struct algo_params *p, bool mirror)
+{
+	double ts = p->cfg->startup, mu = algo_mu(p), T = 0;
+
+	for (double q = p->cfg->topo.rows; q >= 2; q /= 2, mu *= 4)
+		T += 1.5 * q * ts + 0.375 * q * q * q * mu + (mirror ? 2 : 1) * q * q;
+	return T;
+}
+
 static void qx_predict(const struct algo_params *p, const struct schedule_result *s,
 		       struct prediction *o)
 {
-	long long N = p->cfg->topo.nodes, q = p->cfg->topo.rows, T = qx_cycles(p, true);
-	int ts = p->cfg->startup, mu = algo_mu(p);
-
 	(void)s;
-	predict_set(o, (double)T, true, DERIVED("quadexch"),
+	predict_set(o, (double)qx_cycles(p, true), true, DERIVED("quadexch"),
 		    "sum over phases and sub-phases i of 3 t_s + 3 (N/4) mu + 4 (S-1) - 4 min(i, s-i) = %lld",
-		    T);
-	predict_published(o, 3.0 * q * ts + 0.75 * (double)N * q * mu + 8.0 * N / 3,
-			  "Lecture 11, QUADEXCH (its approximate total)",
-			  "~ 3 sqrt(N) t_s + (3/4) N sqrt(N) mu t_m + (8N/3) t_d = %.1f",
-			  3.0 * q * ts + 0.75 * (double)N * q * mu + 8.0 * N / 3);
+		    qx_cycles(p, true));
+	predict_published(o, qx_formula2(p, true),
+			  "Lecture 11, QUADEXCH formula (2) with its phase-1 upper estimate",
+			  "sum over levels of (3 sqrt(N)/2) t_s + (3 N sqrt(N)/8) mu t_m + 2N t_d, "
+			  "N / 4 and mu * 4 per level = %.0f", qx_formula2(p, true));
 }
 
 static void qxh_predict(const struct algo_params *p, const struct schedule_result *s,
 			struct prediction *o)
 {
-	long long N = p->cfg->topo.nodes, q = p->cfg->topo.rows, T = qx_cycles(p, false);
-	int ts = p->cfg->startup, mu = algo_mu(p);
-
 	(void)s;
-	predict_set(o, (double)T, true, DERIVED("quadexch"),
-		    "sum over phases (side S) and sub-phases of 3 t_s + 3 (N/4) mu + 2 S = %lld", T);
-	predict_published(o, -1, "Lecture 11, QUADEXCH with homothety",
-			  "phase 1 only: (3 sqrt(N)/2) t_s + (3 N sqrt(N)/8) mu t_m + N t_d = %.1f",
-			  1.5 * q * ts + 0.375 * (double)N * q * mu + (double)N);
+	predict_set(o, qx_formula2(p, false), true,
+		    "Lecture 11, QUADEXCH formula (2) with the homothety's phase 1",
+		    "sum over levels of (3 sqrt(N)/2) t_s + (3 N sqrt(N)/8) mu t_m + N t_d, N / 4 and "
+		    "mu * 4 per level = %.0f", qx_formula2(p, false));
 }
 
 const struct algorithm algo_quadexch = {
 	.name = "quadexch",
 	.networks = "square mesh, side a power of two",
 	.source = "Lecture 11, QUADEXCH",
-	.formula_source = "derived; Lecture 11 gives the first sub-phase exactly and the total approximately",
+	.formula_source = "derived; Lecture 11 formula (2) with its phase-1 upper estimate beside it",
 	.description = "all-to-all personalized on M(2^k, 2^k): recursive quadrants, 3-step micro-AAS among mirror images",
 	.kind = COLL_AAS,
 	.topologies = ALGO_MESH,
@@ -199,7 +208,7 @@ const struct algorithm algo_quadexchh = {
 	.name = "quadexchh",
 	.networks = "square mesh, side a power of two",
 	.source = "Lecture 11, QUADEXCH with homothety",
-	.formula_source = "derived; Lecture 11 gives phase 1 only",
+	.formula_source = "Lecture 11 formula (2) with the homothety's phase 1",
 	.description = "QUADEXCH with the partners translated by half a region instead of mirrored",
 	.kind = COLL_AAS,
 	.topologies = ALGO_MESH,

@@ -70,6 +70,7 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	struct driver drv;
 	struct sim *s;
 	char err[512];
+	int words;
 
 	memset(out, 0, sizeof(*out));
 	out->scheduled = -1;
@@ -138,6 +139,14 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
 
+	/* Every node must receive the whole message, however it is cut into packets. */
+	words = a->packets ? params.flits - 1 : skeleton_words(sk);
+	if (a->packets)
+		out->packets = skeleton_blocks(sk);
+	/* The run's messages go before the schedule makes its own: half the peak memory. */
+	skeleton_destroy(sk);
+	sim_destroy(s);
+
 	if (algo_schedule(a, &params, &sched) == 0 && sched.ok)
 		out->scheduled = (double)sched.cycles;
 	snprintf(out->schedule_text, sizeof(out->schedule_text), "%s", sched.text);
@@ -145,11 +154,6 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 	a->predict(&params, &sched, &out->prediction);
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
-	/* Every node must receive the whole message, however it is cut into packets. */
-	bound(a, &params, a->packets ? params.flits - 1 : skeleton_words(sk), out);
-	if (a->packets)
-		out->packets = skeleton_blocks(sk);
-	skeleton_destroy(sk);
-	sim_destroy(s);
+	bound(a, &params, words, out);
 	return (int)out->status;
 }

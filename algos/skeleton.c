@@ -571,7 +571,6 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 			fail(sk, "node %d: out of memory", v);
 			return;
 		}
-		h->msg = m->id;
 		if (x->spec.sum)
 			h->words = j == 0 && sk->words > 0 ? m->data : NULL;
 		else if (len > 0)

@@ -796,7 +796,7 @@ static void test_bounds(void)
 
 /* ---- the skeleton catches broken plans and corrupted data ---- */
 
-enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN };
+enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET };
 
 static enum broken broken_kind;
 
@@ -832,6 +832,16 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 			x.dest = node ^ j;
 			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||
 			    (node == 0 && plan_wait(pl, 1, 2, 0)))
+				return -1;
+		}
+		return 0;
+	case AAB_UNICAST:	/* AAB by unicasts: node i sends its block to i xor j in step j */
+	case AAB_FORGET:	/* ... but node 0 forgets node 1 */
+		for (int j = 1; j < n; j++) {
+			x = (struct xfer_spec){ .dest = node ^ j, .group = j - 1 };
+			if (broken_kind == AAB_FORGET && node == 0 && j == 1)
+				continue;
+			if (plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0))
 				return -1;
 		}
 		return 0;
@@ -964,6 +974,32 @@ static void test_skeleton(void)
 		      strstr(sr.text, cases[k].expect),
 		      "skeleton: broken plan %d on %s is caught by the run and by the schedule: %s | %s",
 		      (int)k, cases[k].topo, r.error, sr.text);
+	}
+	/* The AAB kind, for the AAB algorithms to come: a correct plan passes, with its bound. */
+	{
+		struct algorithm a = {
+			.name = "aab-unicast", .kind = COLL_AAB, .topologies = ALGO_HYPERCUBE,
+			.all_port = true, .plan = broken_plan, .predict = broken_predict,
+		};
+		struct sim_config cfg;
+		struct algo_params p;
+		struct algo_run r;
+		char err[64];
+
+		sim_config_defaults(&cfg);
+		topology_parse("hypercube:3", &cfg.topo, err, sizeof(err));
+		p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 6 };
+		broken_kind = AAB_UNICAST;
+		algo_run(&a, &p, NULL, &r);
+		check(r.data_ok && (double)r.cycles == r.scheduled && r.lower_bound > 0 &&
+		      (double)r.cycles >= r.lower_bound && strstr(r.bound_text, "AAB"),
+		      "skeleton: an AAB plan by unicasts on Q_3: data ok, %llu cycles = schedule %.0f, "
+		      ">= bound %.0f (%s)", (unsigned long long)r.cycles, r.scheduled, r.lower_bound,
+		      r.bound_text);
+		broken_kind = AAB_FORGET;
+		algo_run(&a, &p, NULL, &r);
+		check(!r.data_ok && strstr(r.error, "node 1 does not hold block (0, *, 0)"),
+		      "skeleton: an AAB plan that forgets a node is caught: %s", r.error);
 	}
 	/* Corrupted payloads: a concatenated block, a broadcast block, a partial sum. */
 	corrupt_run("direx", "hypercube:3", 5);
