@@ -99,7 +99,7 @@ static int def_supports(const struct algo_params *p, char *err, size_t len)
 			 r * c - 1);
 		return -1;
 	}
-	if (p->packets > (n > 1 ? n : 1)) {
+	if (p->packets < 0 || p->packets > (n > 1 ? n : 1)) {
 		snprintf(err, len, "the DEF broadcast cuts the %d payload words of an L = %d message "
 			 "into at most %d packets, not %d", n, p->flits, n > 1 ? n : 1, p->packets);
 		return -1;
