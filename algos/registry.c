@@ -13,6 +13,9 @@ extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_
 /* One-to-all broadcasts on meshes (Barnett et al.; IR row then column). */
 extern const struct algorithm algo_def, algo_defap, algo_sc1d, algo_sc2d, algo_irrowcol,
 	algo_irrowcolct;
+/* All-to-all broadcast (docs/algorithms.md#all-to-all-broadcast-gossip). */
+extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo_aabmeshyx,
+	algo_aabbcast, algo_aabbcastnaive;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -39,6 +42,12 @@ const struct algorithm *const algorithms[] = {
 	&algo_binexch,
 	&algo_quadexch,
 	&algo_quadexchh,
+	&algo_aabdimex,
+	&algo_aabflood,
+	&algo_aabmeshxy,
+	&algo_aabmeshyx,
+	&algo_aabbcast,
+	&algo_aabbcastnaive,
 	NULL,
 };
 

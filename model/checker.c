@@ -2,10 +2,14 @@
 /*
  * checker.c - matches every ejected flit against what was sent.
  *
- * Expectations are kept per node as a list of message ids in send order; a head is
- * matched to the oldest outstanding expectation whose head flit is identical (type,
- * address, source and wrapped sequence number), so a wrapped sequence number can
- * never make a younger message pass for an older one.
+ * A head is matched to the oldest outstanding expectation of its node whose head
+ * flit is identical (type, ir, address, source and wrapped sequence number), so a
+ * wrapped sequence number can never make a younger message pass for an older one.
+ *
+ * Expectations are kept per (node, head flit) as a FIFO of message ids in send
+ * order, found through a hash table: matching a head is a lookup and a pop, O(1),
+ * however many messages are in flight.  (A list per node searched at each head
+ * made a trace of 800,000 messages quadratic: docs/performance.md.)
  */
 #include "checker.h"
 
@@ -14,9 +18,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct expect_list {
-	int *ids;
-	int n, cap;
+/* One outstanding (message, node) delivery, a link of its key's FIFO. */
+struct expectation {
+	int msg;
+	int next;		/* the next younger one with the same key, or -1 */
+};
+
+/*
+ * A hash table slot: the key (node, head flit) and its FIFO, oldest first, as
+ * indices into the expectation pool.  Open addressing with linear probing; a slot
+ * whose FIFO empties is removed by shifting back the run after it (no tombstones).
+ */
+struct slot {
+	flit_t head;
+	int node;		/* -1: empty slot */
+	int first, last;
 };
 
 /*
@@ -34,7 +50,12 @@ struct checker {
 	int channels;
 	unsigned width;
 	uint64_t mask;		/* payload_mask(width) */
-	struct expect_list *expect;	/* per node */
+	struct slot *table;	/* 2^table_bits slots, at most half of them used */
+	unsigned table_bits;
+	int keys;		/* slots in use */
+	struct expectation *pool;	/* outstanding expectations and free entries */
+	int n_pool, cap_pool;
+	int free_list;		/* free pool entries, linked by next; -1 if none */
 	struct rx_state *rx;		/* per node * channel */
 	uint64_t *head_cycle;		/* per node * channel: head of the reception */
 	uint64_t outstanding, deliveries, flits;
@@ -42,6 +63,16 @@ struct checker {
 	int n_log, cap_log;
 	char error[512];
 };
+
+static struct slot *new_table(unsigned bits)
+{
+	struct slot *t = malloc(sizeof(*t) << bits);
+
+	if (t)
+		for (size_t k = 0; k < (size_t)1 << bits; k++)
+			t[k].node = -1;
+	return t;
+}
 
 struct checker *checker_create(const struct topology *t, int channels, unsigned width)
 {
@@ -53,10 +84,12 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	c->channels = channels;
 	c->width = width;
 	c->mask = payload_mask(width);
-	c->expect = calloc((size_t)t->nodes, sizeof(*c->expect));
+	c->table_bits = 8;
+	c->table = new_table(c->table_bits);
+	c->free_list = -1;
 	c->rx = malloc(sizeof(*c->rx) * (size_t)t->nodes * (size_t)channels);
 	c->head_cycle = calloc((size_t)t->nodes * (size_t)channels, sizeof(uint64_t));
-	if (!c->expect || !c->rx || !c->head_cycle) {
+	if (!c->table || !c->rx || !c->head_cycle) {
 		checker_destroy(c);
 		return NULL;
 	}
@@ -69,28 +102,112 @@ void checker_destroy(struct checker *c)
 {
 	if (!c)
 		return;
-	if (c->expect)
-		for (int v = 0; v < c->topo->nodes; v++)
-			free(c->expect[v].ids);
-	free(c->expect);
+	free(c->table);
+	free(c->pool);
 	free(c->rx);
 	free(c->head_cycle);
 	free(c->log);
 	free(c);
 }
 
-static int push_expect(struct expect_list *l, int id)
+/* The home slot of key (node, head): a 64-bit mix (splitmix64's finaliser). */
+static size_t home_slot(const struct checker *c, int node, flit_t head)
 {
-	if (l->n == l->cap) {
-		int cap = l->cap ? 2 * l->cap : 4;
-		int *p = realloc(l->ids, sizeof(int) * (size_t)cap);
+	uint64_t z = head ^ ((uint64_t)(unsigned)node * 0x9e3779b97f4a7c15ull);
 
-		if (!p)
-			return -1;
-		l->ids = p;
-		l->cap = cap;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return (size_t)(z >> (64 - c->table_bits));
+}
+
+/* The slot of key (node, head), or the empty slot where it would go. */
+static struct slot *find_slot(const struct checker *c, int node, flit_t head)
+{
+	size_t mask = ((size_t)1 << c->table_bits) - 1;
+
+	for (size_t k = home_slot(c, node, head);; k = (k + 1) & mask) {
+		struct slot *s = &c->table[k];
+
+		if (s->node < 0 || (s->node == node && s->head == head))
+			return s;
 	}
-	l->ids[l->n++] = id;
+}
+
+/* Double the table (it is kept at most half full, so a probe ends soon). */
+static int grow_table(struct checker *c)
+{
+	struct slot *old = c->table;
+	size_t n = (size_t)1 << c->table_bits;
+
+	c->table = new_table(c->table_bits + 1);
+	if (!c->table) {
+		c->table = old;
+		return -1;
+	}
+	c->table_bits++;
+	for (size_t k = 0; k < n; k++)
+		if (old[k].node >= 0)
+			*find_slot(c, old[k].node, old[k].head) = old[k];
+	free(old);
+	return 0;
+}
+
+/*
+ * Empty slot s: shift back the slots after it whose home is not between the hole
+ * and themselves, so that every key stays reachable from its home without a gap.
+ */
+static void remove_slot(struct checker *c, struct slot *s)
+{
+	size_t mask = ((size_t)1 << c->table_bits) - 1;
+	size_t hole = (size_t)(s - c->table);
+
+	for (size_t k = (hole + 1) & mask; c->table[k].node >= 0; k = (k + 1) & mask) {
+		size_t home = home_slot(c, c->table[k].node, c->table[k].head);
+
+		/* Movable iff home is cyclically outside (hole, k]. */
+		if (((k - home) & mask) >= ((k - hole) & mask)) {
+			c->table[hole] = c->table[k];
+			hole = k;
+		}
+	}
+	c->table[hole].node = -1;
+	c->keys--;
+}
+
+/* Node must receive message m: append it to the FIFO of its key. */
+static int add_expectation(struct checker *c, int node, const struct message *m)
+{
+	struct slot *s;
+	int e;
+
+	if ((size_t)(c->keys + 1) * 2 > (size_t)1 << c->table_bits && grow_table(c))
+		return -1;
+	if (c->free_list >= 0) {
+		e = c->free_list;
+		c->free_list = c->pool[e].next;
+	} else {
+		if (c->n_pool == c->cap_pool) {
+			int cap = c->cap_pool ? 2 * c->cap_pool : 256;
+			struct expectation *p = realloc(c->pool, sizeof(*p) * (size_t)cap);
+
+			if (!p)
+				return -1;
+			c->pool = p;
+			c->cap_pool = cap;
+		}
+		e = c->n_pool++;
+	}
+	c->pool[e] = (struct expectation){ .msg = m->id, .next = -1 };
+	s = find_slot(c, node, m->head);
+	if (s->node < 0) {
+		*s = (struct slot){ .head = m->head, .node = node, .first = e, .last = e };
+		c->keys++;
+	} else {
+		c->pool[s->last].next = e;
+		s->last = e;
+	}
+	c->outstanding++;
 	return 0;
 }
 
@@ -103,7 +220,7 @@ int checker_expect(struct checker *c, struct message *m)
 		for (int v = 0; v < t->nodes; v++) {
 			if (v == m->source)
 				continue;
-			if (push_expect(&c->expect[v], m->id))
+			if (add_expectation(c, v, m))
 				return -1;
 			n++;
 		}
@@ -114,32 +231,32 @@ int checker_expect(struct checker *c, struct message *m)
 		while (v != m->address) {
 			v = topology_neighbor(t, v, unicast_next_port(t, v, m->address));
 			if (m->ir || v == m->address) {
-				if (push_expect(&c->expect[v], m->id))
+				if (add_expectation(c, v, m))
 					return -1;
 				n++;
 			}
 		}
 	}
 	m->receivers = n;
-	c->outstanding += (uint64_t)n;
 	return 0;
 }
 
-static int take_expectation(struct checker *c, struct message **messages, int node, flit_t f)
+/* The oldest outstanding message of node whose head flit is f, taken; or -1. */
+static int take_expectation(struct checker *c, int node, flit_t f)
 {
-	struct expect_list *l = &c->expect[node];
+	struct slot *s = find_slot(c, node, f);
+	int e, id;
 
-	/* Ids are in send order, so the first match is the oldest. */
-	for (int k = 0; k < l->n; k++) {
-		int id = l->ids[k];
-
-		if (messages[id]->head == f) {
-			memmove(&l->ids[k], &l->ids[k + 1], sizeof(int) * (size_t)(l->n - k - 1));
-			l->n--;
-			return id;
-		}
-	}
-	return -1;
+	if (s->node < 0)
+		return -1;
+	e = s->first;
+	id = c->pool[e].msg;
+	s->first = c->pool[e].next;
+	c->pool[e].next = c->free_list;
+	c->free_list = e;
+	if (s->first < 0)
+		remove_slot(c, s);
+	return id;
 }
 
 static void log_delivery(struct checker *c, int msg, int node, uint64_t head, uint64_t tail)
@@ -200,7 +317,7 @@ check_head(struct checker *c, struct rx_state *rx, struct message **messages, in
 
 	if (!flit_is_head(f))
 		return fail(c, node, channel, cycle, f, "data flit without a head");
-	id = take_expectation(c, messages, node, f);
+	id = take_expectation(c, node, f);
 	if (id < 0)
 		return fail(c, node, channel, cycle, f, "head of a message this node must not receive");
 	*msg = id;
@@ -264,19 +381,45 @@ const struct delivery *checker_log(const struct checker *c, int *count)
 	return c->log;
 }
 
+struct missing {
+	int node, msg;
+};
+
+static int by_node_then_send_order(const void *a, const void *b)
+{
+	const struct missing *x = a, *y = b;
+
+	if (x->node != y->node)
+		return x->node < y->node ? -1 : 1;
+	return (x->msg > y->msg) - (x->msg < y->msg);
+}
+
+/* The outstanding expectations, node by node, each node's in send order. */
 void checker_report_missing(const struct checker *c, struct message **messages, FILE *out,
 			    int max)
 {
-	int shown = 0;
+	struct missing *list = malloc(sizeof(*list) * ((size_t)c->outstanding + 1));
+	size_t n = 0, shown;
 
-	for (int v = 0; v < c->topo->nodes && shown < max; v++)
-		for (int k = 0; k < c->expect[v].n && shown < max; k++, shown++) {
-			const struct message *m = messages[c->expect[v].ids[k]];
+	if (!list) {
+		fprintf(out, "  (out of memory listing the %llu missing deliveries)\n",
+			(unsigned long long)c->outstanding);
+		return;
+	}
+	for (size_t k = 0; k < (size_t)1 << c->table_bits; k++)
+		for (int e = c->table[k].node < 0 ? -1 : c->table[k].first; e >= 0;
+		     e = c->pool[e].next)
+			list[n++] = (struct missing){ c->table[k].node, c->pool[e].msg };
+	qsort(list, n, sizeof(*list), by_node_then_send_order);
+	for (shown = 0; shown < n && shown < (size_t)(max > 0 ? max : 0); shown++) {
+		const struct message *m = messages[list[shown].msg];
 
-			fprintf(out, "  missing: message %d (%s from %d, %s %d, seq %u, %d flits) at node %d\n",
-				m->id, m->type == HDR_B ? "B" : (m->ir ? "R+IR" : "R"), m->source,
-				m->type == HDR_B ? "root" : "to", m->address, m->seq, m->len, v);
-		}
+		fprintf(out, "  missing: message %d (%s from %d, %s %d, seq %u, %d flits) at node %d\n",
+			m->id, m->type == HDR_B ? "B" : (m->ir ? "R+IR" : "R"), m->source,
+			m->type == HDR_B ? "root" : "to", m->address, m->seq, m->len,
+			list[shown].node);
+	}
+	free(list);
 	if ((uint64_t)shown < c->outstanding)
 		fprintf(out, "  ... %llu deliveries missing in all\n",
 			(unsigned long long)c->outstanding);

@@ -33,7 +33,8 @@ bench() {
   python3 - "$label" "$best" "$out" <<'PY'
 import json, sys
 label, secs, out = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
-cyc = out.get("cycles_simulated", 0)
+# (a trace's JSON has "cycles", the cycles simulated)
+cyc = out.get("cycles_simulated", out.get("cycles", 0))
 hops = out.get("flit_hops", 0)
 ok = out.get("delivered_ok")
 print(f"{label:44s} {cyc:>10d} cycles {hops:>12d} flit-hops {secs:7.3f} s "
@@ -45,3 +46,18 @@ bench "pbcast Q_10, L = 4096"            "$wc" run --topology hypercube:10 --alg
 bench "direx Q_8, L = 16"                "$wc" run --topology hypercube:8 --algorithm direx --flits 16
 bench "uniform 8-flit, 0.1 flit/node/cycle, Q_10" "$wc" traffic --topology hypercube:10 --rate 0.1 --flits 8 --cycles 20000 --seed 1
 bench "uniform 8-flit, 0.1 flit/node/cycle, 8x8"  "$wc" traffic --topology mesh:8x8 --rate 0.1 --flits 8 --cycles 200000 --seed 1
+
+# Many messages in flight: 800,000 unicasts of 4 flits on Q_6, all due at cycle 0 (up
+# to 12,500 outstanding per node); the checker's cost per head must not grow with them.
+trace=$(mktemp --suffix=.tr)
+trap 'rm -f "$trace"' EXIT
+python3 - "$trace" <<'PY'
+import random, sys
+random.seed(1)
+with open(sys.argv[1], "w") as f:
+    for _ in range(800000):
+        s = random.randrange(64)
+        d = random.randrange(63)
+        f.write(f"0 {s} R {d + (d >= s)} 4\n")
+PY
+bench "trace of 800,000 messages, Q_6"   "$wc" trace --topology hypercube:6 --trace "$trace"

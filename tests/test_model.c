@@ -479,9 +479,13 @@ static void test_deadlock_watchdog(void)
 	fclose(f);
 	check(r == SIM_DEADLOCK && !st.delivered_ok,
 	      "two concurrent broadcasts on Q_2 deadlock and the watchdog stops the run");
-	check(buf && strstr(buf, "B from 0 root 0") && strstr(buf, "B from 2 root 2") &&
-	      strstr(buf, "waits for") && strstr(buf, "holds"),
-	      "the deadlock report names both blocked messages and the outputs they hold and wait for");
+	if (buf)
+		fputs(buf, stdout);
+	check(buf && strstr(buf, "blocked chain 1:\n") && strstr(buf, "message B from 0 seq 0") &&
+	      strstr(buf, "message B from 2 seq 0") && strstr(buf, "waits for") &&
+	      strstr(buf, "held by") && strstr(buf, "the cycle closes (4 steps, 2 messages)"),
+	      "the deadlock report is the chain of the two broadcasts, each waiting for an "
+	      "output the other holds, closing into a cycle");
 	free(buf);
 	sim_destroy(s);
 }
@@ -562,6 +566,126 @@ static void test_checker_catches(void)
 	checker_destroy(c);
 }
 
+/* A one-flit R message from source to dest with sequence number seq (W = 32). */
+static struct message single(int id, int source, int dest, unsigned seq)
+{
+	struct header h = { .type = HDR_R, .address = (unsigned)dest, .source = (unsigned)source,
+			    .seq = seq & (unsigned)payload_mask(seq_bits(32)) };
+
+	return (struct message){ .id = id, .source = source, .seq = seq, .address = dest,
+				 .len = 1, .head = flit_make(FLIT_SINGLE, header_pack(&h, 32), 32) };
+}
+
+/*
+ * The checker matches a head with the oldest outstanding message whose head flit is
+ * identical.  With W = 32 the sequence number wraps every 64 messages, so heads
+ * repeat: random deliveries on Q_4 (up to thousands outstanding, the table growing
+ * and shrinking) against a plain search for the oldest identical head.
+ */
+static void test_checker_oldest_identical_head(void)
+{
+	enum { N = 8000 };
+	struct topology t;
+	char err[128];
+	struct message *m = malloc(sizeof(*m) * N), **msgs = malloc(sizeof(*msgs) * N);
+	bool *done = calloc(N, sizeof(bool));
+	unsigned seq[16] = { 0 };
+	struct checker *c;
+	uint64_t rng = 12345;
+	int sent = 0, delivered = 0, wrong = 0, repeats = 0;
+
+	topology_init_hypercube(&t, 4, err, sizeof(err));
+	c = checker_create(&t, 4, 32);
+	while (delivered < N) {
+		rng = rng * 6364136223846793005ull + 1442695040888963407ull;
+		/* Send while fewer than 1,500 are outstanding (or at random), else deliver. */
+		if (sent < N && (sent - delivered < 1500 || (rng >> 40) % 3 == 0)) {
+			int s = (int)((rng >> 33) % 16), d = (int)((rng >> 20) % 15);
+
+			d += d >= s;
+			m[sent] = single(sent, s, d, seq[s]++);
+			msgs[sent] = &m[sent];
+			checker_expect(c, &m[sent]);
+			sent++;
+			continue;
+		}
+		/* Deliver the oldest undelivered message of a random key. */
+		int pick = (int)((rng >> 24) % (uint64_t)sent), oldest = -1, id = -1;
+		bool head_too;
+
+		while (done[pick])
+			pick = (pick + 1) % sent;
+		for (int k = 0; k < sent; k++)
+			if (!done[k] && m[k].head == m[pick].head) {
+				if (oldest < 0)
+					oldest = k;
+				else
+					repeats++;
+			}
+		if (checker_flit(c, msgs, m[oldest].address, 0, m[oldest].head, 1, &id,
+				 &head_too) != CHECK_TAIL || id != oldest)
+			wrong++;
+		done[oldest] = true;
+		delivered++;
+	}
+	check(wrong == 0 && repeats > 0 && checker_outstanding(c) == 0,
+	      "checker: %d deliveries with repeating heads (%d repeats seen) each match the oldest "
+	      "identical head (%d wrong)", N, repeats, wrong);
+	checker_destroy(c);
+
+	/* Two identical heads: the older message's data is expected, not the younger's. */
+	{
+		uint64_t d0[1] = { 7 }, d1[1] = { 8 };
+		struct message a = single(0, 1, 2, 0), b = single(1, 1, 2, 64);
+		struct message *ab[2] = { &a, &b };
+		int id;
+		bool head_too;
+
+		a.len = b.len = 2;
+		a.data = d0;
+		b.data = d1;
+		a.head = b.head = flit_make(FLIT_HEAD, flit_payload(a.head), 32);
+		c = checker_create(&t, 4, 32);
+		checker_expect(c, &a);
+		checker_expect(c, &b);
+		check(checker_flit(c, ab, 2, 0, a.head, 1, &id, &head_too) == CHECK_HEAD && id == 0 &&
+		      checker_flit(c, ab, 2, 0, flit_make(FLIT_TAIL, 8, 32), 2, &id, &head_too) ==
+		      CHECK_ERROR && strstr(checker_error(c), "message 0: data word 0 is 0x8, sent 0x7"),
+		      "checker: seq 64 wraps to seq 0's head; the younger message's data is an error: %s",
+		      checker_error(c));
+		checker_destroy(c);
+	}
+
+	/* What is missing is listed node by node, each node's in send order. */
+	{
+		struct message x[4] = { single(0, 0, 9, 0), single(1, 3, 2, 0), single(2, 1, 9, 0),
+					single(3, 5, 2, 0) };
+		struct message *xs[4] = { &x[0], &x[1], &x[2], &x[3] };
+		char *text = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&text, &len);
+		bool ok;
+
+		c = checker_create(&t, 4, 32);
+		for (int k = 0; k < 4; k++)
+			checker_expect(c, &x[k]);
+		checker_report_missing(c, xs, f, 3);
+		fclose(f);
+		ok = text && !strcmp(text,
+			"  missing: message 1 (R from 3, to 2, seq 0, 1 flits) at node 2\n"
+			"  missing: message 3 (R from 5, to 2, seq 0, 1 flits) at node 2\n"
+			"  missing: message 0 (R from 0, to 9, seq 0, 1 flits) at node 9\n"
+			"  ... 4 deliveries missing in all\n");
+		check(ok, "checker: missing deliveries listed by node, then send order%s%s",
+		      ok ? "" : ", not:\n", ok || !text ? "" : text);
+		free(text);
+		checker_destroy(c);
+	}
+	free(m);
+	free(msgs);
+	free(done);
+}
+
 int main(void)
 {
 	test_checker_catches();
@@ -575,5 +699,6 @@ int main(void)
 	test_back_pressure();
 	test_deadlock_watchdog();
 	test_bad_sends();
+	test_checker_oldest_identical_head();
 	return check_finish();
 }
