@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "coverage_report.h"
 #include "waves.h"
 #ifdef WORMCAST_HAVE_RTL
 #include "rtl_engine.h"
@@ -24,8 +25,12 @@
 struct engine_box {
 	struct engine_options opt;
 	struct engine_outputs out;
-	struct engine engine;		/* what the simulation drives */
+	struct engine engine;		/* the engine: the model (in waves), the RTL, cosim */
 	struct engine model;		/* the model engine under the waves wrapper */
+	struct engine outer;		/* the coverage wrapper of engine, if asked for */
+	struct router_params params;	/* the routers', for the coverage file */
+	struct topology topo;		/* params.topo points here */
+	bool covered;			/* the simulation drives outer */
 	bool waves;			/* engine is the waves wrapper of model */
 	bool rtl;			/* engine is an RTL or cosim engine */
 	FILE *wave;			/* the VCD stream: the output's, or the scratch file's */
@@ -204,12 +209,64 @@ struct engine_box *engine_create(const struct engine_options *o, const struct en
 		engine_destroy(b);
 		return NULL;
 	}
+	if (out->coverage) {
+		struct network *reference = NULL;
+
+		sim_config_router_params(cfg, &b->params);
+		b->topo = cfg->topo;
+		b->params.topo = &b->topo;
+#ifdef WORMCAST_HAVE_RTL
+		if (b->rtl)
+			reference = rtl_engine_model(&b->engine);
+#endif
+		if (coverage_wrap(&b->outer, &b->engine, &b->params, reference)) {
+			engine_destroy(b);
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		b->covered = true;
+	}
 	return b;
 }
 
 struct engine *engine_of(struct engine_box *b)
 {
-	return &b->engine;
+	return b->covered ? &b->outer : &b->engine;
+}
+
+/*
+ * The coverage file of the run; in a cosimulation, the model's counts and the RTL's
+ * must be the same (they are counted by one classification from registers that the
+ * comparison found equal, or, with --compare outputs, that it did not look at).
+ */
+static void finish_coverage(struct engine_box *b, struct engine_report *r)
+{
+	const uint64_t *ref, *counts = coverage_wrap_counts(&b->outer, &ref);
+	const struct cov_space *sp = coverage_wrap_space(&b->outer);
+	const char *by = ref ? "model and rtl" : b->rtl ? "rtl" : "model";
+	cJSON *doc;
+
+	if (!counts) {
+		snprintf(r->error, sizeof(r->error), "--coverage: the %s engine cannot read its "
+			 "routers' registers", b->opt.name);
+		return;
+	}
+	for (int k = 0; ref && k < cov_bins(sp); k++)
+		if (counts[k] != ref[k]) {
+			char name[64];
+
+			cov_bin_name(sp, k, name, sizeof(name));
+			snprintf(r->coverage_mismatch, sizeof(r->coverage_mismatch),
+				 "the model and the RTL count bin '%s' differently: model %llu, RTL "
+				 "%llu", name, (unsigned long long)ref[k], (unsigned long long)counts[k]);
+			break;
+		}
+	doc = coverage_document(sp, &b->params, counts, by);
+	errno = 0;
+	if (!doc || coverage_write(doc, outfile_stream(b->out.coverage)))
+		snprintf(r->error, sizeof(r->error), "--coverage: cannot write '%s': %s",
+			 outfile_path(b->out.coverage), strerror(doc && errno ? errno : ENOMEM));
+	cJSON_Delete(doc);
 }
 
 /* vcd2fst IN OUT, its output thrown away; 0 on success. */
@@ -269,6 +326,11 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->engine = b->opt.name;
+	if (b->covered) {
+		finish_coverage(b, r);
+		coverage_unwrap(&b->outer);
+		b->covered = false;
+	}
 	if (b->waves) {
 		struct engine outer = b->engine;
 
@@ -309,6 +371,8 @@ void engine_destroy(struct engine_box *b)
 {
 	if (!b)
 		return;
+	if (b->covered)
+		coverage_unwrap(&b->outer);
 	if (b->waves) {
 		struct engine outer = b->engine;
 
@@ -342,6 +406,8 @@ int engine_report_json(const struct engine_report *r, cJSON *obj)
 		ok = cJSON_AddStringToObject(obj, "rtl", r->rtl_kind);
 	if (ok && r->detail[0])
 		ok = cJSON_AddStringToObject(obj, "first_mismatch", r->detail);
+	if (ok && r->coverage_mismatch[0])
+		ok = cJSON_AddStringToObject(obj, "coverage_mismatch", r->coverage_mismatch);
 	return ok ? 0 : -1;
 }
 

@@ -30,6 +30,7 @@ struct engine_outputs {
 	struct outfile *vcd;		/* the waveform as VCD */
 	struct outfile *fst;		/* the waveform as FST (a VCD converted by vcd2fst) */
 	struct outfile *mismatch_vcd;	/* cosim: the cycles around the first mismatch */
+	struct outfile *coverage;	/* the functional coverage of the run (src/coverage.h) */
 };
 
 struct engine_report {
@@ -42,6 +43,8 @@ struct engine_report {
 	char detail[1024];		/* first mismatch, or empty */
 	char rtl_kind[32];
 	bool window_written;		/* the mismatch window went to mismatch_vcd */
+	/* cosim with coverage: the model's and the RTL's counts differ (a failed check) */
+	char coverage_mismatch[256];
 	char error[512];		/* a waveform that could not be written, or empty */
 	bool no_memory;			/* error is an allocation failure */
 };

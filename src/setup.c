@@ -97,5 +97,6 @@ void setup_traffic(const struct options *o, struct traffic_params *tp)
 		.ir_fraction = opt(o, OPT_IR_FRACTION)->d,
 		.b_fraction = opt(o, OPT_B_FRACTION)->d,
 		.seed = opt(o, OPT_SEED)->u,
+		.random_channel = strcmp(opt(o, OPT_INJECTION)->text, "random") == 0,
 	};
 }

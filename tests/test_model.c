@@ -11,6 +11,7 @@
 
 #include "check.h"
 #include "checker.h"
+#include "coverage.h"
 #include "router_state.h"
 #include "sim.h"
 
@@ -687,7 +688,48 @@ static void test_checker_oldest_identical_head(void)
 	free(done);
 }
 
-/* The flat register vector: router_state_equal() agrees with the packed vectors. */
+/*
+ * Coverage reachability on a hypercube walks the routes of one source only (they
+ * depend on address xor node): the same bins as walking every source and root.
+ * And the flat register vector: router_state_equal() agrees with the packed vectors.
+ */
+static void test_coverage_reachability(void)
+{
+	for (int d = 1; d <= 5; d++)
+		for (int ap = 0; ap <= 1; ap++) {
+			struct topology t;
+			struct router_params p = { .topo = &t, .all_port = ap, .buffer_depth = 4,
+						   .payload_width = 32, .replication_cost = 2 };
+			struct cov_space sp;
+			char err[128];
+			bool *a, *b;
+			const char **wa, **wb;
+			int n, same = 1, reachable = 0;
+
+			topology_init_hypercube(&t, d, err, sizeof(err));
+			cov_space_init(&sp, &t);
+			n = cov_bins(&sp);
+			a = calloc((size_t)n, sizeof(bool));
+			b = calloc((size_t)n, sizeof(bool));
+			wa = calloc((size_t)n, sizeof(*wa));
+			wb = calloc((size_t)n, sizeof(*wb));
+			if (!a || !b || !wa || !wb || cov_reachable(&sp, &p, a, wa) ||
+			    cov_reachable_ex(&sp, &p, b, wb, true))
+				same = 0;
+			for (int k = 0; same && k < n; k++) {
+				same = a[k] == b[k];
+				reachable += a[k];
+			}
+			check(same && reachable > 0, "coverage: Q_%d %s, the bins reachable from one "
+			      "source are those of every source (%d of %d)", d,
+			      ap ? "all-port" : "one-port", reachable, n);
+			free(a);
+			free(b);
+			free(wa);
+			free(wb);
+		}
+}
+
 static void test_register_vector(void)
 {
 	struct router_regs_layout l;
@@ -744,6 +786,7 @@ static void test_register_vector(void)
 
 int main(void)
 {
+	test_coverage_reachability();
 	test_register_vector();
 	test_checker_catches();
 	test_replication_tree();
