@@ -48,7 +48,7 @@
 //      x; mesh: Y before X, or X before Y).
 //   3: every B mask loses its lowest link bit (one replication branch missing).
 //   4: R with ir = 1 is not delivered at intermediate routers.
-//   8: TreeOrder is ignored: B uses the topology's default tree (descending on the
+//   12: TreeOrder is ignored: B uses the topology's default tree (descending on the
 //      hypercube, ascending on the mesh), as if the parameter were not passed down.
 //   Other values do not affect this module.
 module wc_route #(
@@ -73,9 +73,9 @@ module wc_route #(
   localparam integer E    = (AllPort != 0) ? P : 1;
 
   localparam [4:0] PortP = P[4:0];
-  // The orders in effect (InjectBug 1: the other route order; 8: the default tree).
+  // The orders in effect (InjectBug 1: the other route order; 12: the default tree).
   localparam integer RouteDesc = (InjectBug == 1) ? 1 - RouteOrder : RouteOrder;
-  localparam integer TreeDesc  = (InjectBug == 8) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
+  localparam integer TreeDesc  = (InjectBug == 12) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
 
   // Header fields (section 4).
   wire        is_head = flit_lo_i[0];
