@@ -19,17 +19,18 @@ struct Config {
     bool all_port;
     int depth, width, tr;
     dim_order route, tree;
+    int vcs;
     int bug;
     std::unique_ptr<RtlNetwork> (*make)(const struct sim_config&);
 };
 
-#define WC_ROUTER_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, BUG)     \
+#define WC_ROUTER_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, VCS, BUG)     \
     {#CLS, false, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, dim_order(RO),         \
-     dim_order(TO), BUG,                                                                    \
+     dim_order(TO), VCS, BUG,                                                               \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new RouterArray<CLS>(c)); }},
-#define WC_TOP_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, BUG)        \
+#define WC_TOP_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, VCS, BUG)        \
     {#CLS, true, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, dim_order(RO),          \
-     dim_order(TO), BUG,                                                                    \
+     dim_order(TO), VCS, BUG,                                                               \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new NetworkTop<CLS>(c)); }},
 
 const Config configs[] = {
@@ -41,8 +42,11 @@ std::string describe(const Config& c)
     char b[160];
     if (c.kind == TOPO_HYPERCUBE)
         snprintf(b, sizeof(b), "hypercube:%d", c.dim);
+    else if (c.kind == TOPO_RING)
+        snprintf(b, sizeof(b), "ring:%d V = %d", c.cols, c.vcs);
     else
-        snprintf(b, sizeof(b), "mesh:%dx%d", c.rows, c.cols);
+        snprintf(b, sizeof(b), "%s:%dx%d%s", topology_kind_name(c.kind), c.rows, c.cols,
+                 c.vcs > 1 ? (" V = " + std::to_string(c.vcs)).c_str() : "");
     std::string s = b;
     snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, %sroutes %s, trees %s, %s%s",
              c.all_port ? "all-port" : "one-port", c.depth, c.width,
@@ -56,7 +60,7 @@ bool matches(const Config& c, const struct sim_config& cfg, const RtlChoice& ch)
 {
     if (c.kind != cfg.topo.kind || c.all_port != cfg.all_port || c.depth != cfg.buffer_depth ||
         c.width != cfg.payload_width || c.tr != cfg.replication_cost ||
-        c.route != cfg.topo.route_order || c.tree != cfg.topo.tree_order ||
+        c.route != cfg.topo.route_order || c.tree != cfg.topo.tree_order || c.vcs != cfg.topo.vcs ||
         c.bug != ch.inject_bug || c.network_top != ch.network_top)
         return false;
     if (c.kind == TOPO_HYPERCUBE) {
@@ -70,13 +74,16 @@ bool matches(const Config& c, const struct sim_config& cfg, const RtlChoice& ch)
 // (cosim/CMakeLists.txt): hc6_ap, m4x4_op_d8_w48_bug3, ...
 std::string config_name(const struct sim_config& cfg, const RtlChoice& choice)
 {
-    std::string n = cfg.topo.kind == TOPO_HYPERCUBE
-                        ? "hc" + std::to_string(cfg.topo.dim)
-                        : "m" + std::to_string(cfg.topo.rows) + "x" + std::to_string(cfg.topo.cols);
+    const topology& t = cfg.topo;
+    std::string n = t.kind == TOPO_HYPERCUBE ? "hc" + std::to_string(t.dim)
+                    : t.kind == TOPO_RING    ? "r" + std::to_string(t.cols)
+                                             : (t.kind == TOPO_MESH ? "m" : "t") + std::to_string(t.rows) +
+                                                   "x" + std::to_string(t.cols);
     n += cfg.all_port ? "_ap" : "_op";
     if (cfg.buffer_depth != 4) n += "_d" + std::to_string(cfg.buffer_depth);
     if (cfg.payload_width != 32) n += "_w" + std::to_string(cfg.payload_width);
     if (cfg.replication_cost) n += "_tr" + std::to_string(cfg.replication_cost);
+    if (topology_wraps(&t) && t.vcs != 2) n += "_v" + std::to_string(t.vcs);
     n += rtl_order_suffix(cfg.topo);
     if (choice.inject_bug) n += "_bug" + std::to_string(choice.inject_bug);
     return n;

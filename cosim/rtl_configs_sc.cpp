@@ -25,7 +25,8 @@ struct Config {
     std::unique_ptr<RtlNetwork> (*make)(const struct sim_config&);
 };
 
-#define WC_SC_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, BUG)         \
+// VCS is 1: the network tops are those of hypercubes and meshes (section 12).
+#define WC_SC_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, VCS, BUG)    \
     {#CLS, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, dim_order(RO), dim_order(TO),  \
      BUG,                                                                                    \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new SystemCNetwork<CLS>(c)); }},

@@ -40,8 +40,12 @@ public:
           compare_all_(o.cosim != 0 && !o.compare_outputs), mismatch_vcd_(o.mismatch_vcd)
     {
         nodes_ = cfg.topo.nodes;
-        ports_ = cfg.topo.ports;
+        // Virtual ports (docs/microarchitecture.md section 12): P*V link ports, then
+        // J injection or E ejection channels; with V = 1, P and J = E.
+        vcs_ = cfg.topo.vcs;
+        ports_ = topology_link_vports(&cfg.topo);
         channels_ = cfg.all_port ? ports_ : 1;
+        n_in_ = ports_ + (cfg.all_port ? cfg.topo.ports : 1);
         n_out_ = ports_ + channels_;
         fw_ = cfg.payload_width + 2;
         if (cosim_) {
@@ -49,7 +53,7 @@ public:
             sim_config_router_params(&cfg_, &p);
             model_ = network_create(&p);
         }
-        router_regs_layout(&layout_, n_out_, n_out_, cfg.buffer_depth);
+        router_regs_layout(&layout_, n_in_, n_out_, cfg.buffer_depth);
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         rtl_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         // The snapshots are reused: a ring of kWindow cycles for the mismatch window if
@@ -200,7 +204,10 @@ private:
     {
         static const char* mesh[] = {"E", "W", "N", "S"};
         char b[64];
-        if (port < ports_) {
+        if (port < ports_ && vcs_ > 1) {
+            snprintf(b, sizeof(b), "%d (link %s %d, VC %d)", port, input ? "input" : "output",
+                     port / vcs_, port % vcs_);
+        } else if (port < ports_) {
             if (cfg_.topo.kind == TOPO_MESH)
                 snprintf(b, sizeof(b), "%s (link %s %d)", mesh[port], input ? "input" : "output",
                          port);
@@ -231,6 +238,9 @@ private:
         char b[64];
         if (port >= ports_)
             snprintf(b, sizeof(b), "%s channel %d", input ? "injection" : "ejection", port - ports_);
+        else if (vcs_ > 1)
+            snprintf(b, sizeof(b), "link %s %d, VC %d", input ? "input" : "output", port / vcs_,
+                     port % vcs_);
         else if (cfg_.topo.kind == TOPO_MESH)
             snprintf(b, sizeof(b), "link %s %s", input ? "input" : "output", mesh[port]);
         else
@@ -439,7 +449,7 @@ private:
     struct router_regs_layout layout_;
     struct router_state model_state_, rtl_state_;  // scratch of the full comparison
     network* model_ = nullptr;
-    int nodes_, ports_, channels_, n_out_, fw_;
+    int nodes_, ports_, channels_, n_in_, n_out_, fw_, vcs_;
     std::vector<channel_event> ej_, inj_credit_;
     std::vector<flit_t> last_head_;  // model side: the last head of each output (cosim)
     std::vector<flit_t> rtl_head_;   // RTL side: the same, for router_state()

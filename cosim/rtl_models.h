@@ -31,15 +31,23 @@ void reset(V& m)
 }
 
 // Port counts of a network, as in docs/microarchitecture.md section 3.
+// With V > 1 (rings and tori, section 12) the link ports are P*V virtual ports and the
+// ejection channels E = P*V; the generate-loop tops have V = 1, where J = E.
 struct NetShape {
     topology topo;
     int ports;     // P
-    int channels;  // J = E
+    int channels;  // J = E (V = 1; the network tops)
     int fw;        // flit width, W + 2
     int depth;     // BufferDepth
+    int vcs;       // V
+    int vc_bits;   // width of a link's vc: ceil(log2 V), 1 when V = 1
+    int vports;    // P*V
+    int inj, ej;   // J, E
     explicit NetShape(const struct sim_config& c)
         : topo(c.topo), ports(c.topo.ports), channels(c.all_port ? c.topo.ports : 1),
-          fw(c.payload_width + 2), depth(c.buffer_depth) {}
+          fw(c.payload_width + 2), depth(c.buffer_depth), vcs(c.topo.vcs),
+          vc_bits(c.topo.vcs == 3 ? 2 : 1), vports(c.topo.ports * c.topo.vcs),
+          inj(c.all_port ? c.topo.ports : 1), ej(c.all_port ? c.topo.ports * c.topo.vcs : 1) {}
 };
 
 // The scope of node v's router in a generate-loop network top named TOP, as
@@ -92,8 +100,8 @@ public:
     {
         if (!tried_) {
             tried_ = true;
-            state_.init(ctx, shape.topo.nodes, shape.ports + shape.channels,
-                        shape.ports + shape.channels, shape.ports, shape.depth, scope_of);
+            state_.init(ctx, shape.topo.nodes, shape.vports + shape.inj, shape.vports + shape.ej,
+                        shape.vports, shape.vcs, shape.depth, scope_of);
         }
         if (!state_.ok()) return false;
         state_.read(node, s);
@@ -161,16 +169,20 @@ public:
         while (k < links_.size()) {
             const int v = links_[k].node;
             VRouter& r = *routers_[v];
-            uint64_t valid = 0, credit = 0;
+            uint64_t valid = 0, credit = 0, vc = 0;
+            // Section 12: a link's class and its V credit wires (with V = 1, one credit).
+            const int V = shape_.vcs, vw = shape_.vc_bits;
             for (; k < links_.size() && links_[k].node == v; ++k) {
                 const Link& l = links_[k];
                 const VRouter& n = *l.from;
                 valid |= get_bits(n.link_valid_o, l.peer, 1) << l.port;
-                credit |= get_bits(n.link_credit_o, l.peer, 1) << l.port;
+                credit |= get_bits(n.link_credit_o, l.peer * V, V) << (l.port * V);
+                if (V > 1) vc |= get_bits(n.link_vc_o, l.peer * vw, vw) << (l.port * vw);
                 set_bits(r.link_flit_i, l.port * fw, fw, get_bits(n.link_flit_o, l.peer * fw, fw));
             }
             set_bits(r.link_valid_i, 0, shape_.ports, valid);
-            set_bits(r.link_credit_i, 0, shape_.ports, credit);
+            set_bits(r.link_credit_i, 0, shape_.vports, credit);
+            if (V > 1) set_bits(r.link_vc_i, 0, shape_.ports * vw, vc);
         }
         VerilatedVcdC* trace = io_.trace();
         if (trace) {
@@ -196,16 +208,23 @@ public:
 
     void read_registers(RegisterSnapshot& s) const override
     {
-        const int P = shape_.ports, E = shape_.channels, fw = shape_.fw;
+        // Per virtual output (section 12): link p's register shows as output p*V + vc,
+        // its flit on every class of the link; with V = 1 the ports themselves.
+        const int P = shape_.ports, V = shape_.vcs, PV = shape_.vports, E = shape_.ej,
+                  J = shape_.inj, fw = shape_.fw, vw = shape_.vc_bits;
         for (size_t v = 0; v < routers_.size(); ++v) {
             const VRouter& r = *routers_[v];
-            s.out_valid[v] = static_cast<uint32_t>(get_bits(r.link_valid_o, 0, P) |
-                                                   get_bits(r.ej_valid_o, 0, E) << P);
-            s.credit_out[v] = static_cast<uint32_t>(get_bits(r.link_credit_o, 0, P) |
-                                                    get_bits(r.inj_credit_o, 0, E) << P);
+            uint64_t valid = 0;
             uint64_t* f = s.flits(static_cast<int>(v));
-            for (int p = 0; p < P; ++p) f[p] = get_bits(r.link_flit_o, p * fw, fw);
-            for (int e = 0; e < E; ++e) f[P + e] = get_bits(r.ej_flit_o, e * fw, fw);
+            for (int p = 0; p < P; ++p) {
+                const uint64_t c = V > 1 ? get_bits(r.link_vc_o, p * vw, vw) : 0;
+                valid |= get_bits(r.link_valid_o, p, 1) << (p * V + static_cast<int>(c));
+                for (int k = 0; k < V; ++k) f[p * V + k] = get_bits(r.link_flit_o, p * fw, fw);
+            }
+            s.out_valid[v] = static_cast<uint32_t>(valid | get_bits(r.ej_valid_o, 0, E) << PV);
+            s.credit_out[v] = static_cast<uint32_t>(get_bits(r.link_credit_o, 0, PV) |
+                                                    get_bits(r.inj_credit_o, 0, J) << PV);
+            for (int e = 0; e < E; ++e) f[PV + e] = get_bits(r.ej_flit_o, e * fw, fw);
         }
     }
 

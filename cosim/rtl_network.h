@@ -82,8 +82,12 @@ inline std::string rtl_order_suffix(const topology& t)
     char err[64];
     if (t.kind == TOPO_HYPERCUBE)
         topology_init_hypercube(&d, t.dim, err, sizeof(err));
-    else
+    else if (t.kind == TOPO_MESH)
         topology_init_mesh(&d, t.rows, t.cols, err, sizeof(err));
+    else if (t.kind == TOPO_RING)
+        topology_init_ring(&d, t.nodes, err, sizeof(err));
+    else
+        topology_init_torus(&d, t.rows, t.cols, err, sizeof(err));
     std::string s;
     if (t.route_order != d.route_order) s += t.route_order == ORDER_DESCENDING ? "_rd" : "_ra";
     if (t.tree_order != d.tree_order) s += t.tree_order == ORDER_DESCENDING ? "_td" : "_ta";

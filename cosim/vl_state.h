@@ -30,12 +30,16 @@ public:
     // Look up every router's registers: scope_of(node) is the router's scope name.
     // Returns false (and read() may not be called) if one is missing.
     template <class ScopeOf>
-    bool init(const VerilatedContext& ctx, int nodes, int n_in, int n_out, int n_ports, int depth,
-              ScopeOf scope_of)
+    // n_ports is P*V (the virtual link ports, section 12), n_in and n_out count
+    // virtual ports; with V > 1 the output registers are per link (out_valid_q,
+    // out_vc_q, out_flit_q) and are read out per virtual output.
+    bool init(const VerilatedContext& ctx, int nodes, int n_in, int n_out, int n_ports, int vcs,
+              int depth, ScopeOf scope_of)
     {
         n_in_ = n_in;
         n_out_ = n_out;
         n_ports_ = n_ports;
+        vcs_ = vcs;
         depth_ = depth;
         routers_.assign(static_cast<size_t>(nodes), Router{});
         for (int v = 0; v < nodes; ++v) {
@@ -47,8 +51,9 @@ public:
             x.out_flit_q = find(ctx, r, "out_flit_q");
             x.credits_q = find(ctx, r, "credits_q");
             x.rr_q = find(ctx, r, "rr_q");
+            if (vcs > 1) x.out_vc_q = find(ctx, r + ".gen_move_vc", "out_vc_q");
             if (!x.route_q || !x.credit_out_q || !x.out_valid_q || !x.out_flit_q ||
-                !x.credits_q || !x.rr_q)
+                !x.credits_q || !x.rr_q || (vcs > 1 && !x.out_vc_q))
                 return false;
             for (int i = 0; i < n_in; ++i) {
                 const std::string f = r + ".gen_input[" + std::to_string(i) + "].u_fifo";
@@ -73,7 +78,9 @@ public:
     void read(int node, router_state& s) const
     {
         const Router& x = routers_[static_cast<size_t>(node)];
-        const int cred_w = x.credits_q.width / n_out_, fw = x.out_flit_q.width / n_out_;
+        // Output registers: P links and the ejection channels (n_out with V = 1).
+        const int n_phy = n_out_ - n_ports_ + n_ports_ / vcs_;
+        const int cred_w = x.credits_q.width / n_out_, fw = x.out_flit_q.width / n_phy;
         // The router's vectors are copied once into 64-bit words and sliced there.
         uint64_t route[kMaxWords], flit[kMaxWords], misc[4][kMaxWords];
         x.route_q.copy(route);
@@ -105,10 +112,17 @@ public:
             in.hold_q = q.hold_q.p ? q.hold_q.byte() : 0;
             in.msg_head = 0;
         }
+        uint64_t vc[kMaxWords] = {0};
+        if (vcs_ > 1) x.out_vc_q.copy(vc);
+        const int V = vcs_, vw = V == 3 ? 2 : 1, P = n_ports_ / V;
         for (int o = 0; o < n_out_; ++o) {
             router_state_output& out = s.out[o];
-            out.out_valid_q = slice(misc[1], o, 1) != 0;
-            out.out_flit_q = slice(flit, o * fw, fw);
+            // The register of link o / V, or of ejection channel o - P*V.
+            const int phy = o < n_ports_ ? o / V : o - n_ports_ + P;
+            const bool this_vc = o >= n_ports_ || V == 1 ||
+                                 slice(vc, phy * vw, vw) == static_cast<uint64_t>(o % V);
+            out.out_valid_q = slice(misc[1], phy, 1) != 0 && this_vc;
+            out.out_flit_q = slice(flit, phy * fw, fw);
             out.credits_q = static_cast<uint8_t>(slice(misc[2], o * cred_w, cred_w));
         }
     }
@@ -152,6 +166,7 @@ private:
     };
     struct Router {
         Reg route_q, credit_out_q, out_valid_q, out_flit_q, credits_q, rr_q;
+        Reg out_vc_q;  // V > 1 only
         std::vector<Fifo> in;
     };
 
@@ -190,7 +205,7 @@ private:
     }
 
     std::vector<Router> routers_;
-    int n_in_ = 0, n_out_ = 0, n_ports_ = 0, depth_ = 0;
+    int n_in_ = 0, n_out_ = 0, n_ports_ = 0, vcs_ = 1, depth_ = 0;
     bool ok_ = false;
 };
 

@@ -98,6 +98,10 @@ module wc_mesh #(
           end
         end
 
+        // V = 1: a link carries no class (docs/microarchitecture.md section 12).
+        wire [P-1:0] vc_o;
+        wire          unused_vc_o = ^vc_o;
+
         wc_router #(
           .Topology     (1),
           .Dim          (1),
@@ -115,9 +119,11 @@ module wc_mesh #(
           .rst_ni        (rst_ni),
           .node_id_i     (NodeId),
           .link_valid_i  (in_valid[Node*P +: P]),
+          .link_vc_i     ({P{1'b0}}),  // V = 1: no classes
           .link_flit_i   (in_flit[Node*P*FW +: P*FW]),
           .link_credit_o (link_credit[Node*P +: P]),
           .link_valid_o  (link_valid[Node*P +: P]),
+          .link_vc_o     (vc_o),
           .link_flit_o   (link_flit[Node*P*FW +: P*FW]),
           .link_credit_i (in_credit[Node*P +: P]),
           .inj_valid_i   (inj_valid_i[Node*J +: J]),

@@ -27,6 +27,19 @@
 //   address outside the mesh, which the NI never sends).
 //   The address is a node index; on the hypercube only its low Dim bits are used.
 //
+//   Rings and tori (Topology 2 and 3; docs/microarchitecture.md section 12): a ring of N
+//   nodes is Rows = 1, Cols = N with P = 2 (E, W); a torus has P = 4 and every port
+//   connected. R routes and B trees are the mesh's, dimension by dimension, with the
+//   shortest way round each ring (f = (b - a) mod n: the positive way, E or S, iff
+//   2f <= n; ties the positive way). A node forwards the tree of root coordinate s
+//   towards its neighbour b in a dimension iff b != s and the way from s to b is the way
+//   from here to b. Every link of the mask is a virtual output p*V + class: the
+//   dateline class (1 iff the hop crosses or has crossed the link between n - 1 and 0
+//   of its dimension, counted from the origin: R the source field, B the root), or
+//   class 2 for B with NumVcs = 3.
+//   The mask has NOut = P*V + E bits: virtual links p*V + c, then the ejection channels;
+//   ej(i) = P*V + i (all-port) or P*V (one-port) for a (virtual) link input i < P*V.
+//
 // The result is all zero when the flit is not a head (flit[0] == 0). The ir bit is
 // ignored for B.
 //
@@ -39,7 +52,8 @@
 //              that one router module serves every node).
 //   in_port_i  index i of the input port (0..NIn-1; NIn <= 24 so 5 bits suffice).
 //   flit_lo_i  bits [15:0] of the head-of-line flit of that input: the kind [1:0] and,
-//              for a head, the header fields that route: type, ir, address (section 4).
+//              for a head, the header fields that route: type, ir, address (section 4);
+//              on rings and tori bits [27:0], with the source (the dateline class of R).
 //              The rest of the flit never influences routing.
 //   route_o    the NOut-bit output mask.
 //
@@ -50,29 +64,33 @@
 //   4: R with ir = 1 is not delivered at intermediate routers.
 //   12: TreeOrder is ignored: B uses the topology's default tree (descending on the
 //      hypercube, ascending on the mesh), as if the parameter were not passed down.
+//   13: rings and tori: no dateline, every hop in class 0 (section 12).
 //   Other values do not affect this module.
 module wc_route #(
-  parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
+  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh, 2 = ring of Cols nodes, 3 = Rows x Cols torus
+  parameter integer Topology     = 0,
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
-  parameter integer Rows         = 4,  // mesh rows (Topology 1), 1..64
-  parameter integer Cols         = 4,  // mesh columns (Topology 1), 1..64
-  parameter integer AllPort      = 1,  // 1 = all-port (E = P ejection channels), 0 = one-port
+  parameter integer Rows         = 4,  // mesh / torus rows (Topology 1, 3), 1..64; ring: 1
+  parameter integer Cols         = 4,  // mesh / torus columns, 1..64; ring: nodes, 2..4096
+  parameter integer AllPort      = 1,  // 1 = all-port (E = P*V ejection channels), 0 = one-port
   parameter integer RouteOrder   = 0,  // R: 0 = ascending (e-cube, XY), 1 = descending (YX)
   // B tree: 0 = ascending (mesh: row first), 1 = descending (hypercube: Algorithm B)
   parameter integer TreeOrder    = (Topology == 0) ? 1 : 0,
+  parameter integer NumVcs       = 1,  // V: 1 (Topology 0, 1), 2 or 3 (Topology 2, 3)
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct
 ) (
   input  [11:0]                                                  node_id_i,
   input  [4:0]                                                   in_port_i,
-  input  [15:0]                                                  flit_lo_i,
-  output [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
+  input  [((Topology >= 2) ? 28 : 16)-1:0]                       flit_lo_i,
+  output [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) * NumVcs * ((AllPort != 0) ? 2 : 1)
           + ((AllPort != 0) ? 0 : 1) - 1:0]                      route_o
 );
 
-  localparam integer P    = (Topology == 0) ? Dim : 4;
-  localparam integer E    = (AllPort != 0) ? P : 1;
+  localparam integer P    = (Topology == 0) ? Dim : (Topology == 2) ? 2 : 4;
+  localparam integer PV   = P * NumVcs;
+  localparam integer E    = (AllPort != 0) ? PV : 1;
 
-  localparam [4:0] PortP = P[4:0];
+  localparam [4:0] PortP = PV[4:0];
   // The orders in effect (InjectBug 1: the other route order; 12: the default tree).
   localparam integer RouteDesc = (InjectBug == 1) ? 1 - RouteOrder : RouteOrder;
   localparam integer TreeDesc  = (InjectBug == 12) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
@@ -101,6 +119,7 @@ module wc_route #(
 
   reg [P-1:0] links;  // link part of the mask
   reg         ej;     // deliver locally (on ej(i))
+  wire [PV-1:0] vlinks;  // the links as virtual outputs p*V + class
 
   generate
     if (Topology == 0) begin : gen_hypercube
@@ -161,7 +180,9 @@ module wc_route #(
         end
       end
 
-    end else begin : gen_mesh
+      assign vlinks = links;
+
+    end else if (Topology == 1) begin : gen_mesh
       localparam integer RowsM1  = Rows - 1;
       localparam integer ColsM1  = Cols - 1;
       localparam [11:0]  ColsW   = Cols[11:0];
@@ -227,9 +248,133 @@ module wc_route #(
           end
         end
       end
+      assign vlinks = links;
+
+    end else begin : gen_torus
+      // Rings (Topology 2: Rows = 1, ports E, W) and tori (Topology 3): section 12.
+      localparam [11:0]  ColsW = Cols[11:0];
+      localparam [12:0]  RowsN = Rows[12:0];
+      localparam [12:0]  ColsN = Cols[12:0];
+      localparam integer VcW   = (NumVcs > 1) ? $clog2(NumVcs) : 1;
+      localparam integer BClassI = (NumVcs == 3) ? 2 : 0;
+      localparam [VcW-1:0] BClass = BClassI[VcW-1:0];
+      wire [11:0] my_r = node_id_i / ColsW;
+      wire [11:0] my_c = node_id_i % ColsW;
+      wire [11:0] src  = flit_lo_i[27:16];
+      // Scratch of the process below.
+      reg [11:0] d_r, d_c;    // row and column of the address (destination or root)
+      reg [11:0] o_r, o_c;    // row and column of the origin (source or root)
+      reg        same_r, same_c, at_t;
+      reg [3:0]  go_x, go_y, r_hop, b_x, b_y, b_all, cls;
+
+      always @* begin
+        links  = {P{1'b0}};
+        ej     = 1'b0;
+        d_r    = 12'd0;
+        d_c    = 12'd0;
+        o_r    = 12'd0;
+        o_c    = 12'd0;
+        same_r = 1'b0;
+        same_c = 1'b0;
+        at_t   = 1'b0;
+        go_x   = 4'b0000;
+        go_y   = 4'b0000;
+        r_hop  = 4'b0000;
+        b_x    = 4'b0000;
+        b_y    = 4'b0000;
+        b_all  = 4'b0000;
+        cls    = 4'b0000;
+        if (is_head) begin
+          d_r    = addr / ColsW;
+          d_c    = addr % ColsW;
+          o_r    = hdr_b ? d_r : src / ColsW;
+          o_c    = hdr_b ? d_c : src % ColsW;
+          same_r = (d_r == my_r);
+          same_c = (d_c == my_c);
+          at_t   = same_r & same_c;
+          go_x   = pos_way(my_c, d_c, ColsN) ? 4'b0001 : 4'b0010;  // E : W
+          go_y   = pos_way(my_r, d_r, RowsN) ? 4'b1000 : 4'b0100;  // S : N
+          if (RouteOrder != 0) begin
+            r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;  // YX
+          end else begin
+            r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;  // XY
+          end
+          // B: the children along each dimension around the root's coordinate.
+          b_x = {2'b00, child(my_c, d_c, ColsN, 1'b0), child(my_c, d_c, ColsN, 1'b1)};
+          b_y = (Topology == 2) ? 4'b0000 :
+                {child(my_r, d_r, RowsN, 1'b1), child(my_r, d_r, RowsN, 1'b0), 2'b00};
+          if (TreeOrder != 0) begin
+            b_all = b_x | (same_c ? b_y : 4'b0000);  // the root's column, then the rows
+          end else begin
+            b_all = b_y | (same_r ? b_x : 4'b0000);  // the root's row, then the columns
+          end
+          // The dateline class of a hop on each port (section 12).
+          cls[0] = ((my_c == ColsW - 12'd1) ? 12'd0 : my_c + 12'd1) < o_c;        // E
+          cls[1] = ((my_c == 12'd0) ? ColsW - 12'd1 : my_c - 12'd1) > o_c;        // W
+          cls[2] = ((my_r == 12'd0) ? RowsN[11:0] - 12'd1 : my_r - 12'd1) > o_r;  // N
+          cls[3] = ((my_r == RowsN[11:0] - 12'd1) ? 12'd0 : my_r + 12'd1) < o_r;  // S
+          if (InjectBug == 13) begin
+            // Fault: no dateline, every hop stays in class 0.
+            cls = 4'b0000;
+          end
+          if (hdr_b) begin
+            links = b_all[P-1:0];
+            ej    = ~at_t;
+          end else begin
+            links = r_hop[P-1:0];
+            ej    = at_t | hdr_ir;
+          end
+        end
+      end
+
+      if (P < 4) begin : gen_ring_unused
+        // A ring has no N and S.
+        wire unused_ns = ^{r_hop[3:2], b_all[3:2], cls[3:2]};
+      end
+
+      // Link p goes out on virtual output p*V + class.
+      genvar gv;
+      for (gv = 0; gv < PV; gv = gv + 1) begin : gen_vlink
+        localparam integer Port  = gv / NumVcs;
+        localparam integer ClsI  = gv % NumVcs;
+        localparam [VcW-1:0] Cls = ClsI[VcW-1:0];
+        wire [VcW-1:0] hop_cls = (hdr_b && NumVcs == 3) ? BClass : {{VcW-1{1'b0}}, cls[Port]};
+        assign vlinks[gv] = links[Port] & (hop_cls == Cls);
+      end
     end
   endgenerate
 
-  assign route_o = {ej_sel & {E{ej}}, links};
+  // The way from coordinate a to b in a ring of n: 1 = positive (E, S), ties included.
+  function automatic pos_way;
+    input [11:0] a;
+    input [11:0] b;
+    input [12:0] n;
+    reg   [12:0] f;
+    begin
+      f       = (b >= a) ? {1'b0, b - a} : {1'b0, b} + n - {1'b0, a};
+      pos_way = ({f, 1'b0} <= {1'b0, n});
+    end
+  endfunction
+
+  // Does the node at coordinate a forward the tree of root coordinate s the way dir
+  // (1 positive) in a ring of n: its neighbour b that way is not s, and the way from s
+  // to b is dir.
+  function automatic child;
+    input [11:0] a;
+    input [11:0] s;
+    input [12:0] n;
+    input        dir;
+    reg   [11:0] b;
+    begin
+      if (dir) begin
+        b = ({1'b0, a} + 13'd1 == n) ? 12'd0 : a + 12'd1;
+      end else begin
+        b = (a == 12'd0) ? n[11:0] - 12'd1 : a - 12'd1;
+      end
+      child = (b != s) && (pos_way(s, b, n) == dir);
+    end
+  endfunction
+
+  assign route_o = {ej_sel & {E{ej}}, vlinks};
 
 endmodule

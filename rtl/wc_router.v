@@ -91,50 +91,66 @@
 //      flit leaves, cycles later.
 //   12 TreeOrder ignored (wc_route: the B tree of the topology's default order; no effect
 //      with the default TreeOrder).
+// Faults in the virtual channels (section 12; rings and tori, NumVcs > 1):
+//   13 no dateline (wc_route): every hop in class 0.
+//   14 switch allocation lets two VCs send on the same link in one cycle (the later
+//      input in the scan loads the link's register; both move).
+//   15 out_vc_q is never loaded: a flit goes out in the class of the link's last flit.
 module wc_router #(
-  parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
+  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh, 2 = ring of Cols nodes (Rows = 1),
+  // 3 = Rows x Cols torus (section 12)
+  parameter integer Topology     = 0,
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
-  parameter integer Rows         = 4,  // mesh rows (Topology 1), 1..64
-  parameter integer Cols         = 4,  // mesh columns (Topology 1), 1..64
-  parameter integer AllPort      = 1,  // 1 = all-port (J = E = P), 0 = one-port (J = E = 1)
-  parameter integer BufferDepth  = 4,  // flits per input FIFO and initial credits, 2..64
+  parameter integer Rows         = 4,  // mesh / torus rows (Topology 1, 3), 1..64; ring: 1
+  parameter integer Cols         = 4,  // mesh / torus columns, 1..64; ring: nodes, 2..4096
+  parameter integer AllPort      = 1,  // 1 = all-port (J = P, E = P*V), 0 = one-port (J = E = 1)
+  parameter integer BufferDepth  = 4,  // flits per input FIFO (per VC) and initial credits, 2..64
   parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
   // T_r: cycles a replicating broadcast head is held (section 7, step 5), 0..255
   parameter integer ReplicationCost = 0,
   parameter integer RouteOrder   = 0,  // R routing (section 8): 0 ascending (e-cube, XY), 1 descending
   // B replication tree: 0 ascending (mesh: row first), 1 descending (hypercube: Algorithm B)
   parameter integer TreeOrder    = (Topology == 0) ? 1 : 0,
+  // V, virtual channels per link (section 12): 1 on Topology 0 and 1; 2 or 3 on rings and tori
+  parameter integer NumVcs       = 1,
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct router
 ) (
   input                                                   clk_i,
   input                                                   rst_ni,
   input  [11:0]                                           node_id_i,
   // Link inputs.
-  input  [((Topology == 0) ? Dim : 4)-1:0]                link_valid_i,
-  input  [((Topology == 0) ? Dim : 4)*(PayloadWidth+2)-1:0] link_flit_i,
-  output [((Topology == 0) ? Dim : 4)-1:0]                link_credit_o,
+  input  [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)-1:0]                link_valid_i,
+  input  [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*((NumVcs > 1) ? $clog2(NumVcs) : 1)-1:0] link_vc_i,
+  input  [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*(PayloadWidth+2)-1:0] link_flit_i,
+  output [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*NumVcs-1:0]         link_credit_o,
   // Link outputs.
-  output [((Topology == 0) ? Dim : 4)-1:0]                link_valid_o,
-  output [((Topology == 0) ? Dim : 4)*(PayloadWidth+2)-1:0] link_flit_o,
-  input  [((Topology == 0) ? Dim : 4)-1:0]                link_credit_i,
+  output [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)-1:0]                link_valid_o,
+  output [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*((NumVcs > 1) ? $clog2(NumVcs) : 1)-1:0] link_vc_o,
+  output [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*(PayloadWidth+2)-1:0] link_flit_o,
+  input  [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*NumVcs-1:0]         link_credit_i,
   // Injection channels (NI -> router).
-  input  [((AllPort != 0) ? ((Topology == 0) ? Dim : 4) : 1)-1:0] inj_valid_i,
-  input  [((AllPort != 0) ? ((Topology == 0) ? Dim : 4) : 1)*(PayloadWidth+2)-1:0]
+  input  [((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) : 1)-1:0] inj_valid_i,
+  input  [((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) : 1)*(PayloadWidth+2)-1:0]
                                                           inj_flit_i,
-  output [((AllPort != 0) ? ((Topology == 0) ? Dim : 4) : 1)-1:0] inj_credit_o,
+  output [((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) : 1)-1:0] inj_credit_o,
   // Ejection channels (router -> NI).
-  output [((AllPort != 0) ? ((Topology == 0) ? Dim : 4) : 1)-1:0] ej_valid_o,
-  output [((AllPort != 0) ? ((Topology == 0) ? Dim : 4) : 1)*(PayloadWidth+2)-1:0]
+  output [((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*NumVcs : 1)-1:0] ej_valid_o,
+  output [((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*NumVcs : 1)*(PayloadWidth+2)-1:0]
                                                           ej_flit_o,
-  input  [((AllPort != 0) ? ((Topology == 0) ? Dim : 4) : 1)-1:0] ej_credit_i
+  input  [((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4)*NumVcs : 1)-1:0] ej_credit_i
 );
 
-  localparam integer P    = (Topology == 0) ? Dim : 4;
+  localparam integer P    = ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4);
+  localparam integer V    = NumVcs;
+  localparam integer VcW  = (V > 1) ? $clog2(V) : 1;  // a link's vc (unused when V = 1)
+  localparam integer PV   = P * V;                    // virtual link ports (section 12)
   localparam integer J    = (AllPort != 0) ? P : 1;
-  localparam integer E    = J;
-  localparam integer NIn  = P + J;
-  localparam integer NOut = P + E;
+  localparam integer E    = (AllPort != 0) ? PV : 1;
+  localparam integer NIn  = PV + J;                   // virtual inputs
+  localparam integer NOut = PV + E;                   // virtual outputs
+  localparam integer NPhy = P + E;                    // output registers: links, ejection
   localparam integer FW   = PayloadWidth + 2;
+  localparam integer RtW  = (Topology >= 2) ? 28 : 16;  // head bits route() reads
   localparam integer RrW  = $clog2(NIn);  // rr_q
   localparam integer SelW = $clog2(NIn);  // an input index in xbar_sel
   localparam integer CredMax = (InjectBug == 5) ? BufferDepth + 1 : BufferDepth;
@@ -154,15 +170,17 @@ module wc_router #(
   reg  [NIn*NOut-1:0]   route_d;
   reg  [NIn-1:0]        credit_out_q /* verilator public_flat_rd */;
   wire [NIn-1:0]        credit_out_d;
-  reg  [NOut-1:0]       out_valid_q  /* verilator public_flat_rd */;
-  reg  [NOut-1:0]       out_valid_d;
-  reg  [NOut*FW-1:0]    out_flit_q   /* verilator public_flat_rd */;
+  reg  [NPhy-1:0]       out_valid_q  /* verilator public_flat_rd */;
+  reg  [NPhy-1:0]       out_valid_d;
+  reg  [NPhy*FW-1:0]    out_flit_q   /* verilator public_flat_rd */;
   reg  [NOut*CredW-1:0] credits_q    /* verilator public_flat_rd */;
   reg  [RrW-1:0]        rr_q         /* verilator public_flat_rd */;
   wire [RrW-1:0]        rr_d;
 
   wire [NIn-1:0]  in_valid;
   wire [NOut-1:0] credit_in = {ej_credit_i, link_credit_i};
+  // The flits sent per virtual output (with V = 1, out_valid_d).
+  reg  [NOut-1:0] vout_sent;
   // out_valid_d as the credit counters count it (InjectBug 9 miscounts).
   wire [NOut-1:0] cred_sent;
 
@@ -177,6 +195,7 @@ module wc_router #(
       wire [11:0] my_r = node_id_i / ColsW;
       wire [11:0] my_c = node_id_i % ColsW;
       wire [3:0]  missing = {my_r == LastRow, my_r == 12'd0, my_c == 12'd0, my_c == LastCol};
+      wire unused_vc = ^{link_vc_i, vout_sent};
       if (InjectBug == 8) begin : gen_bug_tie_off
         assign in_valid  = {inj_valid_i, link_valid_i | missing};
         assign cred_sent = out_valid_d;
@@ -187,9 +206,21 @@ module wc_router #(
                             (missing & {out_valid_d[2], out_valid_d[3], out_valid_d[0], out_valid_d[1]}) |
                             (~missing & out_valid_d[3:0])};
       end
-    end else begin : gen_ports
+    end else if (V == 1) begin : gen_ports
       assign in_valid  = {inj_valid_i, link_valid_i};
       assign cred_sent = out_valid_d;
+      wire unused_vc = ^{link_vc_i, vout_sent};
+    end else begin : gen_vc_ports
+      // Section 12: link input p carries a flit of class link_vc_i[p] into virtual
+      // input p*V + class.
+      genvar gk;
+      for (gk = 0; gk < PV; gk = gk + 1) begin : gen_vin
+        localparam integer   ClsI = gk % V;
+        localparam [VcW-1:0] Cls  = ClsI[VcW-1:0];
+        assign in_valid[gk] = link_valid_i[gk / V] & (link_vc_i[(gk / V)*VcW +: VcW] == Cls);
+      end
+      assign in_valid[NIn-1:PV] = inj_valid_i;
+      assign cred_sent = vout_sent;
     end
   endgenerate
 
@@ -198,6 +229,7 @@ module wc_router #(
   wire [NIn-1:0]      fifo_nonempty;  // count[i] > 0
   wire [NIn-1:0]      fifo_full;      // count[i] == BufferDepth
   wire [NIn*FW-1:0]   fifo_head;      // fifo[i][rd_ptr]
+  wire [NIn*FW-1:0]   in_flits;       // in_flit[i]: the flit on input i's link or channel
   wire [NIn-1:0]      hol_tail;       // is_tail(hol_flit[i])
   wire [NIn-1:0]      hol_b;          // hdr_type(hol_flit[i]) == B (meaningful for a head)
   wire [NIn*NOut-1:0] route_mask;     // route(hol_flit[i], i); zero unless a head
@@ -223,15 +255,17 @@ module wc_router #(
       wire [FW-1:0]   in_flit;
       wire            nonempty;
       wire [FW-1:0]   head;
-      wire [15:0]     hol_lo;  // hol_flit[15:0]: the kind and the routing fields
+      wire [RtW-1:0]  hol_lo;  // hol_flit[RtW-1:0]: the kind and the routing fields
       wire [NOut-1:0] route_raw;
 
       // The input's own slice of the link or injection port.
-      if (gi < P) begin : gen_link_in
-        assign in_flit = link_flit_i[gi*FW +: FW];
+      if (gi < PV) begin : gen_link_in
+        assign in_flit = link_flit_i[(gi/V)*FW +: FW];
       end else begin : gen_inj_in
-        assign in_flit = inj_flit_i[(gi-P)*FW +: FW];
+        assign in_flit = inj_flit_i[(gi-PV)*FW +: FW];
       end
+
+      assign in_flits[gi*FW +: FW] = in_flit;
 
       // What the FIFO stores (InjectBug 11: the top bit of a flit stored behind
       // another one flipped).
@@ -260,7 +294,7 @@ module wc_router #(
 
       // Step 1, flit part. Only the low bits are needed before the clock edge (route,
       // tail); the whole flit is selected at the output register (step 7 below).
-      assign hol_lo       = nonempty ? head[15:0] : in_flit[15:0];
+      assign hol_lo       = nonempty ? head[RtW-1:0] : in_flit[RtW-1:0];
       assign hol_tail[gi] = hol_lo[1];
       assign hol_b[gi]    = hol_lo[2];
 
@@ -272,6 +306,7 @@ module wc_router #(
         .AllPort      (AllPort),
         .RouteOrder   (RouteOrder),
         .TreeOrder    (TreeOrder),
+        .NumVcs       (NumVcs),
         .InjectBug    (InjectBug)
       ) u_route (
         .node_id_i (node_id_i),
@@ -301,8 +336,8 @@ module wc_router #(
     input integer in_idx;
     input integer out_idx;
     begin
-      poss_out = (out_idx < P) ||
-                 (in_idx < P && out_idx == P + ((AllPort != 0) ? in_idx : 0));
+      poss_out = (out_idx < PV) ||
+                 (in_idx < PV && out_idx == PV + ((AllPort != 0) ? in_idx : 0));
     end
   endfunction
 
@@ -407,7 +442,7 @@ module wc_router #(
         reg  [HoldW-1:0] hold_q /* verilator public_flat_rd */;
         // A broadcast head granted now with a link output: the router replicates and
         // forwards it, and holds it from this cycle on.
-        wire             charge = grant[gh] & hol_b[gh] & (|req[gh*NOut +: P]);
+        wire             charge = grant[gh] & hol_b[gh] & (|req[gh*NOut +: PV]);
         wire             counting = (hold_q != {HoldW{1'b0}});
         wire [HoldW-1:0] hold_d = charge   ? HoldLoad :
                                   counting ? hold_q - 1'b1 : {HoldW{1'b0}};
@@ -430,7 +465,7 @@ module wc_router #(
   // Steps 5, 6, 9 and the control of step 7, input by input: the current route, the
   // move, the next route and, per output, the input whose flit it loads (xbar_sel). At
   // most one input owns an output (with InjectBug 6 the last one wins).
-  reg [NOut*SelW-1:0] xbar_sel;
+  reg [NPhy*SelW-1:0] xbar_sel;
   /* verilator tracing_off */
   reg [NOut-1:0]      cur_m;  // step 5 for the input visited
   integer             mi, mo;
@@ -438,37 +473,137 @@ module wc_router #(
   // Only an input with a flit and a route (in progress, or granted now) can move or
   // change its route; for the others route_d = route_q and move = 0.
   wire [NIn-1:0] busy = hol_valid & (~route_idle | grant);
-  always @* begin
-    move        = {NIn{1'b0}};
-    route_d     = route_q;
-    out_valid_d = {NOut{1'b0}};
-    xbar_sel    = {NOut*SelW{1'b0}};
-    cur_m       = {NOut{1'b0}};
-    for (mi = 0; mi < NIn; mi = mi + 1) begin
-      if (busy[mi]) begin
-        // Step 5.
-        cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
-        route_d[mi*NOut +: NOut] = cur_m;
-        // Step 6: leave once towards all outputs of the message, or not at all, and
-        // not during a replication hold.
-        if ((cur_m & ~ready) == {NOut{1'b0}} && !hold[mi]) begin
-          move[mi]    = 1'b1;
-          out_valid_d = out_valid_d | cur_m;
-          // Step 9: the tail releases the route.
-          if (hol_tail[mi]) begin
-            route_d[mi*NOut +: NOut] = {NOut{1'b0}};
-          end
-          // Step 7, control: the outputs route() can give this input (poss_out is a
-          // constant here) load its flit.
-          for (mo = 0; mo < NOut; mo = mo + 1) begin
-            if (poss_out(mi, mo) && cur_m[mo]) begin
-              xbar_sel[mo*SelW +: SelW] = mi[SelW-1:0];
+  generate
+    if (V == 1) begin : gen_move
+      always @* begin
+        move        = {NIn{1'b0}};
+        route_d     = route_q;
+        out_valid_d = {NOut{1'b0}};
+        xbar_sel    = {NOut*SelW{1'b0}};
+        cur_m       = {NOut{1'b0}};
+        vout_sent   = {NOut{1'b0}};
+        for (mi = 0; mi < NIn; mi = mi + 1) begin
+          if (busy[mi]) begin
+            // Step 5.
+            cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
+            route_d[mi*NOut +: NOut] = cur_m;
+            // Step 6: leave once towards all outputs of the message, or not at all, and
+            // not during a replication hold.
+            if ((cur_m & ~ready) == {NOut{1'b0}} && !hold[mi]) begin
+              move[mi]    = 1'b1;
+              out_valid_d = out_valid_d | cur_m;
+              // Step 9: the tail releases the route.
+              if (hol_tail[mi]) begin
+                route_d[mi*NOut +: NOut] = {NOut{1'b0}};
+              end
+              // Step 7, control: the outputs route() can give this input (poss_out is a
+              // constant here) load its flit.
+              for (mo = 0; mo < NOut; mo = mo + 1) begin
+                if (poss_out(mi, mo) && cur_m[mo]) begin
+                  xbar_sel[mo*SelW +: SelW] = mi[SelW-1:0];
+                end
+              end
             end
           end
         end
       end
+    end else begin : gen_move_vc
+      // Section 12, step 6b: switch allocation. The eligible inputs, visited from
+      // sw_rr_q on (two passes in fixed order, as in step 4), each move if none of their
+      // links is used yet this cycle; the first one that loses a link is visited first
+      // in the next cycle.
+      reg  [RrW-1:0]  sw_rr_q /* verilator public_flat_rd */;
+      reg  [RrW-1:0]  sw_rr_d;
+      reg  [P*VcW-1:0] out_vc_q /* verilator public_flat_rd */;
+      reg  [P*VcW-1:0] out_vc_d;
+      wire [NIn-1:0]  sw_first = {NIn{1'b0}} | ({NIn{1'b1}} << sw_rr_q);
+      /* verilator tracing_off */
+      reg  [P-1:0]    used;   // links taken by the inputs that moved so far
+      reg  [P-1:0]    lk;     // the links of the input visited
+      reg             lost;   // some eligible input lost a link
+      integer         spass, so;
+      /* verilator tracing_on */
+      always @* begin
+        move        = {NIn{1'b0}};
+        route_d     = route_q;
+        out_valid_d = {NPhy{1'b0}};
+        xbar_sel    = {NPhy*SelW{1'b0}};
+        cur_m       = {NOut{1'b0}};
+        vout_sent   = {NOut{1'b0}};
+        out_vc_d    = out_vc_q;
+        sw_rr_d     = sw_rr_q;
+        used        = {P{1'b0}};
+        lk          = {P{1'b0}};
+        lost        = 1'b0;
+        for (spass = 0; spass < 2; spass = spass + 1) begin
+          for (mi = 0; mi < NIn; mi = mi + 1) begin
+            if (busy[mi] && (sw_first[mi] == (spass == 0))) begin
+              cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
+              route_d[mi*NOut +: NOut] = cur_m;
+              for (so = 0; so < P; so = so + 1) begin
+                lk[so] = |cur_m[so*V +: V];
+              end
+              if ((cur_m & ~ready) == {NOut{1'b0}} && !hold[mi]) begin
+                // InjectBug 14: a link taken by two VCs in one cycle.
+                if ((lk & used) != {P{1'b0}} && InjectBug != 14) begin
+                  if (!lost) begin
+                    sw_rr_d = mi[RrW-1:0];
+                  end
+                  lost = 1'b1;
+                end else begin
+                  used       = used | lk;
+                  move[mi]   = 1'b1;
+                  vout_sent  = vout_sent | cur_m;
+                  if (hol_tail[mi]) begin
+                    route_d[mi*NOut +: NOut] = {NOut{1'b0}};
+                  end
+                  for (mo = 0; mo < NOut; mo = mo + 1) begin
+                    if (poss_out(mi, mo) && cur_m[mo]) begin
+                      if (mo < PV) begin
+                        out_valid_d[mo / V] = 1'b1;
+                        xbar_sel[(mo / V)*SelW +: SelW] = mi[SelW-1:0];
+                        // InjectBug 15: the link keeps the class of its last flit.
+                        if (InjectBug != 15) begin
+                          out_vc_d[(mo / V)*VcW +: VcW] = vc_of(mo);
+                        end
+                      end else begin
+                        out_valid_d[mo - PV + P] = 1'b1;
+                        xbar_sel[(mo - PV + P)*SelW +: SelW] = mi[SelW-1:0];
+                      end
+                    end
+                  end
+                end
+              end
+            end
+          end
+        end
+      end
+      always @(posedge clk_i or negedge rst_ni) begin
+        if (!rst_ni) begin
+          sw_rr_q  <= {RrW{1'b0}};
+          out_vc_q <= {P*VcW{1'b0}};
+        end else begin
+          sw_rr_q  <= sw_rr_d;
+          out_vc_q <= out_vc_d;
+        end
+      end
+      assign link_vc_o = out_vc_q;
     end
-  end
+  endgenerate
+
+  // The class of virtual link output o (a constant where it is called).
+  function automatic [VcW-1:0] vc_of;
+    input integer o;
+    integer k;
+    begin
+      vc_of = {VcW{1'b0}};
+      for (k = 0; k < V; k = k + 1) begin
+        if (o % V == k) begin
+          vc_of = k[VcW-1:0];
+        end
+      end
+    end
+  endfunction
 
   // Step 10: credit_out_d = move (InjectBug 2: the first credit of link input 0 is lost).
   generate
@@ -498,7 +633,7 @@ module wc_router #(
     if (!rst_ni) begin
       route_q      <= {NIn*NOut{1'b0}};
       credit_out_q <= {NIn{1'b0}};
-      out_valid_q  <= {NOut{1'b0}};
+      out_valid_q  <= {NPhy{1'b0}};
       rr_q         <= {RrW{1'b0}};
     end else begin
       route_q      <= route_d;
@@ -549,12 +684,12 @@ module wc_router #(
   integer xo;
   always @(posedge clk_i or negedge rst_ni) begin
     if (!rst_ni) begin
-      out_flit_q <= {NOut*FW{1'b0}};
+      out_flit_q <= {NPhy*FW{1'b0}};
     end else begin
-      for (xo = 0; xo < NOut; xo = xo + 1) begin
+      for (xo = 0; xo < NPhy; xo = xo + 1) begin
         if (out_valid_d[xo]) begin
           out_flit_q[xo*FW +: FW] <= pick_flit(xbar_sel[xo*SelW +: SelW], fifo_nonempty,
-                                               fifo_head, {inj_flit_i, link_flit_i});
+                                               fifo_head, in_flits);
         end
       end
     end
@@ -563,9 +698,14 @@ module wc_router #(
   // Outputs: straight from registers.
   assign link_valid_o  = out_valid_q[P-1:0];
   assign link_flit_o   = out_flit_q[P*FW-1:0];
-  assign ej_valid_o    = out_valid_q[NOut-1:P];
-  assign ej_flit_o     = out_flit_q[NOut*FW-1:P*FW];
-  assign link_credit_o = credit_out_q[P-1:0];
-  assign inj_credit_o  = credit_out_q[NIn-1:P];
+  assign ej_valid_o    = out_valid_q[NPhy-1:P];
+  assign ej_flit_o     = out_flit_q[NPhy*FW-1:P*FW];
+  assign link_credit_o = credit_out_q[PV-1:0];
+  assign inj_credit_o  = credit_out_q[NIn-1:PV];
+  generate
+    if (V == 1) begin : gen_no_vc_out
+      assign link_vc_o = {P*VcW{1'b0}};
+    end
+  endgenerate
 
 endmodule

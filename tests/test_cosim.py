@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Cosimulation of the Verilated RTL against the C model.
 
-usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
+usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves|rings}
 
   algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3, and every all-to-all
           exchange and broadcast on a small network: zero mismatches, and the cycles the
@@ -13,6 +13,9 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
           without) reaching an output
   top     the generate-loop network tops agree with the model as the router array does
   waves   VCD and FST output of the model and the RTL is readable by GTKWave's tools
+  rings   rings and tori with virtual channels (docs/microarchitecture.md section 12):
+          the B broadcast's exact cycles, random traffic, zero mismatches on every
+          register, and the faults in the VC logic (InjectBug 13-15) caught
 """
 import re
 import os
@@ -178,14 +181,23 @@ def registers(topo, extra):
     rd_ptr, wr_ptr, BufferDepth FIFO entries, route_q, credit_out_q, hold_q per input,
     out_valid_q, out_flit_q, credits_q per output, and rr_q (model/router_state.h)."""
     kind, size = topo.split(":")
+    vcs = 1
     if kind == "hypercube":
         nodes, ports = 1 << int(size), int(size)
+    elif kind == "ring":
+        nodes, ports, vcs = int(size), 2, 2
     else:
         rows, cols = (int(x) for x in size.split("x"))
         nodes, ports = rows * cols, 4
-    n = ports + (1 if "--one-port" in extra else ports)
+        vcs = 2 if kind == "torus" else 1
+    if "--virtual-channels" in extra:
+        vcs = int(extra[extra.index("--virtual-channels") + 1])
+    # Virtual ports (section 12): P*V link ports, then J = P injection and E = P*V
+    # ejection channels (one of each one-port).
+    n_in = ports * vcs + (1 if "--one-port" in extra else ports)
+    n_out = ports * vcs + (1 if "--one-port" in extra else ports * vcs)
     depth = int(extra[extra.index("--buffer-depth") + 1]) if "--buffer-depth" in extra else 4
-    return nodes * (n * (6 + depth) + 3 * n + 1)
+    return nodes * (n_in * (6 + depth) + 3 * n_out + 1)
 
 
 def random_traffic():
@@ -372,5 +384,58 @@ def waves():
           "a configuration with no RTL build is a one-line error: %s" % r.stderr.strip())
 
 
-{"algos": algos, "random": random_traffic, "bugs": bugs, "top": top, "waves": waves}[MODE]()
+def rings():
+    # The hardware broadcast, exact (docs/algorithms.md#pbcast), from several roots.
+    for topo, extra, D in (("ring:8", [], 4), ("torus:4x4", [], 4),
+                           ("torus:4x4", ["--virtual-channels", "3"], 4),
+                           ("torus:3x5", ["--buffer-depth", "2"], 3)):
+        for flits, root in ((1, 0), (17, 5), (40, 7)):
+            r, j = wormcast("run", "--topology", topo, "--algorithm", "pbcast", "--flits", str(flits),
+                            "--root", str(root), "--startup", "3", *extra, "--engine", "cosim", "--json")
+            ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
+                  and j.get("cycles") == j.get("predicted_cycles") == 3 + D + flits - 1
+                  and j.get("signals_compared") == j.get("cycles_compared", -1) * registers(topo, extra))
+            check(ok, "cosim pbcast on %s %s, L=%d root %d: %s cycles (t_s + D + L - 1 = %d), %s signals, %s mismatches"
+                  % (topo, " ".join(extra), flits, root, j.get("cycles"), 3 + D + flits - 1,
+                     j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+    # Random traffic at and beyond saturation, IR and (one at a time) broadcasts, stalls.
+    for seed, (topo, extra) in enumerate((("ring:8", []), ("torus:4x4", []),
+                                          ("torus:4x4", ["--virtual-channels", "3"]),
+                                          ("torus:3x5", ["--buffer-depth", "2"]),
+                                          ("ring:8", []), ("torus:4x4", [])), 1):
+        rate = ("0.3", "0.6", "0.15")[seed % 3]
+        r, j = wormcast("traffic", "--topology", topo, "--rate", rate, "--flits", "1-24",
+                        "--cycles", "10000", "--ir-fraction", "0.3", "--b-fraction", "0.002", *extra,
+                        "--sink-stall", "0.2" if seed % 2 else "0", "--seed", str(seed),
+                        "--engine", "cosim", "--json")
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
+              and j.get("signals_compared") == j.get("cycles_compared", -1) * registers(topo, extra)
+              and j.get("cycles_compared", 0) >= 10000 and j.get("messages", 0) > 100)
+        check(ok, "cosim random traffic seed %d on %s %s rate %s: %s messages (%s broadcasts), %s cycles, %s mismatches"
+              % (seed, topo, " ".join(extra), rate, j.get("messages"), j.get("broadcasts"),
+                 j.get("cycles_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+    # Faults in the VC logic: each is caught, at a register named with its VC.
+    for bug, what, topo in ((13, "no dateline: every hop in class 0", "ring:8"),
+                            (14, "two VCs on one link in one cycle", "torus:4x4"),
+                            (15, "the link's class register never loads", "torus:4x4")):
+        r, j = wormcast("traffic", "--topology", topo, "--rate", "0.6", "--flits", "1-24",
+                        "--cycles", "5000", "--ir-fraction", "0.3", "--seed", "7",
+                        "--engine", "cosim", "--inject-bug", str(bug), "--json")
+        first = j.get("first_mismatch", "")
+        check(r.returncode == 1 and (j.get("mismatches") or 0) > 0 and "model 0x" in first
+              and "RTL 0x" in first, "VC bug %d (%s) is caught on %s: %s" % (bug, what, topo, first
+                                                                          or r.stderr.strip()[:200]))
+    # Waves: the model's and the RTL's VCDs both carry the links' classes.
+    tmp = tempfile.mkdtemp()
+    for engine in ("model", "rtl"):
+        vcd = os.path.join(tmp, engine + ".vcd")
+        r, j = wormcast("run", "--topology", "ring:8", "--algorithm", "pbcast", "--flits", "5",
+                        "--engine", engine, "--vcd", vcd, "--json")
+        text = open(vcd).read() if os.path.exists(vcd) else ""
+        check(r.returncode == 0 and " link_vc_o " in text and " link_credit_o " in text,
+              "--vcd on ring:8 (%s): the links' vc is traced as link_vc_o" % engine)
+
+
+{"algos": algos, "random": random_traffic, "bugs": bugs, "top": top, "waves": waves,
+ "rings": rings}[MODE]()
 finish()
