@@ -6,12 +6,17 @@
 # The C model runs it; the suite runs a short version (tests/test_model.c, and
 # tests/test_cosim.py mode rings through the cosimulation).
 # Usage: scripts/soak-rings.sh [CYCLES]
+#   WORMCAST=path/to/wormcast  soak that binary instead (no build)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cycles=${1:-1000000}
 [[ $cycles =~ ^[0-9]+$ ]] || { echo "soak-rings: CYCLES must be a whole number" >&2; exit 2; }
-"$top/scripts/build.sh"
-wc="$top/build/wormcast"
+if [ -n "${WORMCAST:-}" ]; then
+  wc=$WORMCAST
+else
+  "$top/scripts/build.sh"
+  wc="$top/build/wormcast"
+fi
 seed=1
 for cfg in "ring:16" "torus:8x8" "ring:16 --virtual-channels 3" "torus:8x8 --virtual-channels 3"; do
   # Saturation of these networks is near 0.1-0.2 messages per node per cycle for these
