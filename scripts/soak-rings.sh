@@ -3,7 +3,8 @@
 # traffic at and beyond saturation for CYCLES cycles (default 10^6) on ring:16 and
 # torus:8x8, V = 2 and 3, with the watchdog on (its default, 10,000 cycles without a
 # move): every run must end with everything delivered, nothing lost, no deadlock.
-# The C model runs it; the suite runs a short version (tests/test_model.c, and
+# The C model runs it; the suite runs a short version (tests/test_model.c: random
+# unicasts beyond saturation and one broadcast at a time among unicasts; and
 # tests/test_cosim.py mode rings through the cosimulation).
 # Usage: scripts/soak-rings.sh [CYCLES]
 #   WORMCAST=path/to/wormcast  soak that binary instead (no build)
