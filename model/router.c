@@ -53,7 +53,9 @@ uint32_t route_of(const struct router_params *p, int node, flit_t head, int inpu
 	uint32_t eject = from_link ? 1u << (p->all_port ? t->ports + input : t->ports) : 0;
 
 	if (h.type == HDR_B) {
-		uint32_t m = replication_children(t, (int)h.address, node);
+		/* ir selects the path broadcast's Hamiltonian path instead of the tree. */
+		uint32_t m = h.ir ? path_children(t, (int)h.address, node) :
+				    replication_children(t, (int)h.address, node);
 
 		return (int)h.address == node ? m : m | eject;
 	}

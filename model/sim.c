@@ -292,8 +292,6 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 			return set_error(s, "send from node %d to %d: no such node", node, r->dest);
 		if (r->dest == node)
 			return set_error(s, "send from node %d to itself", node);
-	} else if (r->ir) {
-		return set_error(s, "send from node %d: B messages cannot carry IR", node);
 	}
 	if (r->channel >= s->channels)
 		return set_error(s, "send from node %d: channel %d, the NI has %d", node,
