@@ -91,11 +91,14 @@
 //      flit leaves, cycles later.
 //   12 TreeOrder ignored (wc_route: the B tree of the topology's default order; no effect
 //      with the default TreeOrder).
+//   13 the path broadcast (B with ir) takes a wrong position on its path (wc_route: on the
+//      hypercube no Gray decoding, on the mesh every row eastwards), so it leaves the
+//      Hamiltonian path; no effect on other messages.
 // Faults in the virtual channels (section 12; rings and tori, NumVcs > 1):
-//   13 no dateline (wc_route): every hop in class 0.
-//   14 switch allocation lets two VCs send on the same link in one cycle (the later
+//   14 no dateline (wc_route): every hop in class 0.
+//   15 switch allocation lets two VCs send on the same link in one cycle (the later
 //      input in the scan loads the link's register; both move).
-//   15 out_vc_q is never loaded: a flit goes out in the class of the link's last flit.
+//   16 out_vc_q is never loaded: a flit goes out in the class of the link's last flit.
 module wc_router #(
   // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh, 2 = ring of Cols nodes (Rows = 1),
   // 3 = Rows x Cols torus (section 12)
@@ -544,8 +547,8 @@ module wc_router #(
                 lk[so] = |cur_m[so*V +: V];
               end
               if ((cur_m & ~ready) == {NOut{1'b0}} && !hold[mi]) begin
-                // InjectBug 14: a link taken by two VCs in one cycle.
-                if ((lk & used) != {P{1'b0}} && InjectBug != 14) begin
+                // InjectBug 15: a link taken by two VCs in one cycle.
+                if ((lk & used) != {P{1'b0}} && InjectBug != 15) begin
                   if (!lost) begin
                     sw_rr_d = mi[RrW-1:0];
                   end
@@ -562,8 +565,8 @@ module wc_router #(
                       if (mo < PV) begin
                         out_valid_d[mo / V] = 1'b1;
                         xbar_sel[(mo / V)*SelW +: SelW] = mi[SelW-1:0];
-                        // InjectBug 15: the link keeps the class of its last flit.
-                        if (InjectBug != 15) begin
+                        // InjectBug 16: the link keeps the class of its last flit.
+                        if (InjectBug != 16) begin
                           out_vc_d[(mo / V)*VcW +: VcW] = vc_of(mo);
                         end
                       end else begin
