@@ -19,6 +19,23 @@ extern "C" {
 #include "vcd.h"
 }
 
+#include "verilated.h"
+
+// Replaces Verilator's vl_stop_maybe (vl_hooks.h), which $error calls after printing
+// "Assertion failed in ...": count the error and let the engine end the run at the end
+// of the cycle (RtlNetwork::assertion_failed), without the "Verilog $stop" line.
+void vl_stop_maybe(const char* filename, int linenum, const char* hier, bool maybe)
+{
+    (void)filename;
+    (void)linenum;
+    (void)hier;
+    (void)maybe;
+    VerilatedContext* c = Verilated::threadContextp();
+    c->errorCountInc();
+    c->gotError(true);
+    c->gotFinish(true);
+}
+
 namespace {
 
 class Engine {
@@ -72,17 +89,33 @@ public:
 
     int step(uint64_t cycle)
     {
-        if (model_) network_step(model_, cycle);
+        if (model_) {
+            network_step(model_, cycle);
+            // Debug builds: the model broke one of its invariants (router_sanity.h).
+            if (network_sanity_error(model_)[0]) {
+                stop_reason_ = network_sanity_error(model_);
+                return -1;
+            }
+        }
         rtl_->clock();
         std::pair<RegisterSnapshot, RegisterSnapshot>& slot = history_[next_slot_];
         slot.second.cycle = cycle + 1;
         rtl_->read_registers(slot.second);
         collect_rtl_outputs(slot.second);
-        if (!cosim_) return 0;
+        const bool asserted = rtl_->assertion_failed();
+        if (asserted)
+            stop_reason_ = "RTL assertion failed in cycle " + std::to_string(cycle) +
+                           " (Verilator's \"Assertion failed in\" line above names it)";
+        if (!cosim_) return asserted ? -1 : 0;
         slot.first.cycle = cycle + 1;
         compare(slot.first, slot.second);
         next_slot_ = (next_slot_ + 1) % history_.size();
         if (history_used_ < history_.size()) ++history_used_;
+        // A failed assertion stops the run at once, with the window up to this cycle.
+        if (asserted) {
+            write_window();
+            return -1;
+        }
         // After the first difference, run a few more cycles into the window, then stop.
         if (mismatches_ && cycle + 1 >= stop_at_) {
             write_window();
@@ -104,6 +137,7 @@ public:
     }
 
     int outputs_valid() const { return outputs_valid_; }
+    const char* stop_reason() const { return stop_reason_.c_str(); }
     uint64_t link_moves() const { return link_moves_; }
     uint64_t conflict_cycles() const { return model_ ? network_conflict_cycles(model_) : 0; }
 
@@ -280,6 +314,7 @@ private:
     uint64_t stop_at_ = 0;
     bool window_written_ = false;
     std::string first_;
+    std::string stop_reason_;  // why step() stopped the run, if sim_error() should say it
 };
 
 Engine* self(void* e) { return static_cast<Engine*>(e); }
@@ -292,12 +327,14 @@ int op_inj_credits(void* e, const channel_event** l) { return self(e)->inj_credi
 int op_outputs_valid(void* e) { return self(e)->outputs_valid(); }
 uint64_t op_link_moves(void* e) { return self(e)->link_moves(); }
 uint64_t op_conflicts(void* e) { return self(e)->conflict_cycles(); }
+const char* op_stop_reason(void* e) { return self(e)->stop_reason(); }
 
 const engine_ops rtl_ops = {"rtl", op_inject, op_credit, op_step, op_ejections, op_inj_credits,
-                            op_outputs_valid, nullptr, op_link_moves, op_conflicts};
+                            op_outputs_valid, nullptr, op_link_moves, op_conflicts,
+                            op_stop_reason};
 const engine_ops cosim_ops = {"cosim", op_inject, op_credit, op_step, op_ejections,
                               op_inj_credits, op_outputs_valid, nullptr, op_link_moves,
-                              op_conflicts};
+                              op_conflicts, op_stop_reason};
 
 }  // namespace
 

@@ -10,7 +10,9 @@
 //
 // One cycle: set_inject() / set_ej_credit() drive the NI-side inputs of this cycle
 // (anything not driven is 0), then clock() is the rising edge; afterwards
-// read_registers() returns the registers' values for the next cycle.
+// read_registers() returns the registers' values for the next cycle.  The RTL is built
+// with its assertions (--assert): a failed one does not abort the process (the context's
+// fatalOnError is off) but sets assertion_failed(), and the engine stops the run.
 #ifndef WORMCAST_RTL_NETWORK_H
 #define WORMCAST_RTL_NETWORK_H
 
@@ -50,6 +52,9 @@ public:
     virtual void set_inject(int node, int channel, uint64_t flit) = 0;
     virtual void set_ej_credit(int node, int channel) = 0;
     virtual void clock() = 0;
+    // An assertion of the RTL (rtl/wc_assert.vh) failed in a clock() so far; Verilator
+    // printed which on stderr.
+    virtual bool assertion_failed() const = 0;
     // Every router's output registers (ports 0..P-1 links, P.. ejection channels) and
     // credit registers (0..P-1 links, P.. injection channels); s was resized by the caller.
     virtual void read_registers(RegisterSnapshot& s) const = 0;

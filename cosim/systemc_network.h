@@ -46,6 +46,8 @@ public:
     explicit SystemCNetwork(const struct sim_config& cfg) : shape_(cfg)
     {
         Verilated::traceEverOn(true);  // before the model is built
+        // A failed assertion stops the run, not the process.
+        Verilated::threadContextp()->fatalOnError(false);
         top_.reset(new VTopSc("TOP"));
         top_->clk_i(clk_);
         top_->rst_ni(rst_);
@@ -139,6 +141,8 @@ public:
         sc_core::sc_get_curr_simcontext()->remove_trace_file((sc_core::sc_trace_file*)trace_.get());
         trace_.reset();
     }
+
+    bool assertion_failed() const override { return Verilated::threadContextp()->gotError(); }
 
     const char* kind() const override { return "SystemC network top"; }
 

@@ -117,6 +117,11 @@ struct engine_ops {
 	void (*report_blocked)(void *e, FILE *out);
 	uint64_t (*link_moves)(void *e);
 	uint64_t (*conflict_cycles)(void *e);
+	/*
+	 * Optional: why step() returned -1, one line for sim_error() (an RTL assertion
+	 * that failed), or "" when the engine reports it elsewhere (a cosim mismatch).
+	 */
+	const char *(*stop_reason)(void *e);
 };
 
 struct engine {

@@ -24,6 +24,10 @@
 //   nonempty_o  count > 0 (a function of the registers only).
 //   full_o      count == Depth (a function of the registers only).
 //   head_o      the oldest entry; meaningful only while nonempty_o is 1.
+//
+// Assertions (rtl/wc_assert.vh): no push while full, no pop while empty, count <= Depth.
+`include "wc_assert.vh"
+
 module wc_fifo #(
   parameter integer Depth = 4,  // number of entries (flits), >= 2
   parameter integer Width = 34  // bits per entry (flit width)
@@ -86,5 +90,9 @@ module wc_fifo #(
       mem_q[wr_ptr_q] <= data_i;
     end
   end
+
+  `WC_ASSERT(push_not_full, !(push_i && full_o), "push into a full FIFO")
+  `WC_ASSERT(pop_not_empty, !(pop_i && !nonempty_o), "pop from an empty FIFO")
+  `WC_ASSERT(count_in_range, count_q <= CntFull, "FIFO count above Depth")
 
 endmodule

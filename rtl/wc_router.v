@@ -65,6 +65,9 @@
 //   6  output released before the tail: an input whose head of line is a tail no longer
 //      counts as owning its outputs in the allocation, so another head can be granted
 //      them while (or before) the tail crosses.
+`include "wc_assert.vh"
+`include "wc_defs.vh"
+
 module wc_router #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
@@ -77,7 +80,7 @@ module wc_router #(
 ) (
   input                                                   clk_i,
   input                                                   rst_ni,
-  input  [11:0]                                           node_id_i,
+  input  [`WC_FLIT_ADDR_BITS-1:0]                         node_id_i,
   // Link inputs.
   input  [((Topology == 0) ? Dim : 4)-1:0]                link_valid_i,
   input  [((Topology == 0) ? Dim : 4)*(PayloadWidth+2)-1:0] link_flit_i,
@@ -159,7 +162,7 @@ module wc_router #(
       wire [FW-1:0]   in_flit;
       wire            nonempty;
       wire [FW-1:0]   head;
-      wire [15:0]     hol_lo;  // hol_flit[15:0]: the kind and the routing fields
+      wire [`WC_FLIT_ROUTE_BITS-1:0] hol_lo;  // the kind and the routing fields of hol_flit
       wire [NOut-1:0] route_raw;
 
       // The input's own slice of the link or injection port.
@@ -187,8 +190,9 @@ module wc_router #(
 
       // Step 1, flit part. Only the low bits are needed before the clock edge (route,
       // tail); the whole flit is selected at the output register (step 7 below).
-      assign hol_lo       = nonempty ? head[15:0] : in_flit[15:0];
-      assign hol_tail[gi] = hol_lo[1];
+      assign hol_lo       = nonempty ? head[`WC_FLIT_ROUTE_BITS-1:0]
+                                     : in_flit[`WC_FLIT_ROUTE_BITS-1:0];
+      assign hol_tail[gi] = hol_lo[`WC_FLIT_TAIL_BIT];
 
       wc_route #(
         .Topology     (Topology),
@@ -457,5 +461,99 @@ module wc_router #(
   assign ej_flit_o     = out_flit_q[NOut*FW-1:P*FW];
   assign link_credit_o = credit_out_q[P-1:0];
   assign inj_credit_o  = credit_out_q[NIn-1:P];
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------------------
+  // Assertions (rtl/wc_assert.vh): the invariants of sections 6 and 7 that the logic
+  // above relies on, checked at every clock edge on the values the registers load
+  // from. The a_* helpers exist only in simulation.
+  // ---------------------------------------------------------------------------
+  wire [NIn*FW-1:0] a_in_flit = {inj_flit_i, link_flit_i};
+  reg  [NIn-1:0]    a_hol_head;       // is_head(hol_flit[i])
+  reg  [NOut-1:0]   a_owned;          // OR of every input's route_q
+  reg  [NOut-1:0]   a_owned_twice;    // outputs in the route_q of two inputs
+  reg  [NOut-1:0]   a_granted;        // outputs granted so far in the walk below
+  reg  [NOut-1:0]   a_granted_taken;  // outputs granted while held or granted to another
+  reg  [NOut-1:0]   a_cur;            // step 5 for the input visited
+  reg  [NOut-1:0]   a_sent;           // outputs the moving inputs send to (step 7)
+  reg  [NOut-1:0]   a_sent_twice;     // outputs two moving inputs send to
+  reg  [NOut-1:0]   a_load_foreign;   // outputs loading from an input that does not send to them
+  reg  [SelW-1:0]   a_sel;
+  reg  [NIn-1:0]    a_in_msg_q;       // a message is in progress: granted, tail not yet gone
+  integer           a_i, a_o;
+
+  always @* begin
+    a_owned         = {NOut{1'b0}};
+    a_owned_twice   = {NOut{1'b0}};
+    a_granted       = {NOut{1'b0}};
+    a_granted_taken = {NOut{1'b0}};
+    a_sent          = {NOut{1'b0}};
+    a_sent_twice    = {NOut{1'b0}};
+    a_load_foreign  = {NOut{1'b0}};
+    a_cur           = {NOut{1'b0}};
+    a_sel           = {SelW{1'b0}};
+    for (a_i = 0; a_i < NIn; a_i = a_i + 1) begin
+      a_hol_head[a_i] = fifo_nonempty[a_i] ? fifo_head[a_i*FW + `WC_FLIT_HEAD_BIT]
+                                           : a_in_flit[a_i*FW + `WC_FLIT_HEAD_BIT];
+      a_owned_twice = a_owned_twice | (a_owned & route_q[a_i*NOut +: NOut]);
+      a_owned       = a_owned | route_q[a_i*NOut +: NOut];
+    end
+    for (a_i = 0; a_i < NIn; a_i = a_i + 1) begin
+      a_cur = route_q[a_i*NOut +: NOut] | (grant[a_i] ? req[a_i*NOut +: NOut] : {NOut{1'b0}});
+      if (grant[a_i]) begin
+        a_granted_taken = a_granted_taken | (req[a_i*NOut +: NOut] & (a_owned | a_granted));
+        a_granted       = a_granted | req[a_i*NOut +: NOut];
+      end
+      if (move[a_i]) begin
+        a_sent_twice = a_sent_twice | (a_sent & a_cur);
+        a_sent       = a_sent | a_cur;
+      end
+    end
+    for (a_o = 0; a_o < NOut; a_o = a_o + 1) begin
+      if (out_valid_d[a_o]) begin
+        a_sel = xbar_sel[a_o*SelW +: SelW];
+        if (!move[a_sel] || !(route_q[a_sel*NOut + a_o] ||
+                              (grant[a_sel] && req[a_sel*NOut + a_o]))) begin
+          a_load_foreign[a_o] = 1'b1;
+        end
+      end
+    end
+  end
+
+  // "In progress" as section 6 defines it, kept apart from route_q.
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_in_msg_q <= {NIn{1'b0}};
+    end else begin
+      a_in_msg_q <= (a_in_msg_q | grant) & ~(move & hol_tail);
+    end
+  end
+
+  `WC_ASSERT(one_owner_per_output, a_owned_twice == {NOut{1'b0}},
+             "two inputs own the same output (route_q)")
+  `WC_ASSERT(granted_outputs_free, a_granted_taken == {NOut{1'b0}},
+             "a head was granted an output that another message holds or was granted")
+  `WC_ASSERT(route_iff_message, a_in_msg_q == ~route_idle,
+             "route_q is not zero exactly while a message is in progress at its input")
+  `WC_ASSERT(idle_input_sees_head, (hol_valid & route_idle & ~a_hol_head) == {NIn{1'b0}},
+             "a body or tail flit at an input with no message in progress")
+  `WC_ASSERT(one_sender_per_output, a_sent_twice == {NOut{1'b0}},
+             "two inputs send to the same output in one cycle (crossbar select)")
+  `WC_ASSERT(crossbar_valid, out_valid_d == a_sent,
+             "out_valid_d differs from the outputs of the inputs that move")
+  `WC_ASSERT(output_loads_from_owner, a_load_foreign == {NOut{1'b0}},
+             "an output register loads a flit from an input that does not send to it")
+  `WC_ASSERT(send_needs_credit, (out_valid_d & ~ready) == {NOut{1'b0}},
+             "an output sends a flit without a credit")
+  `WC_ASSERT(arrival_finds_room, (in_valid & ~(~fifo_nonempty & move) & fifo_full) == {NIn{1'b0}},
+             "a flit arrives at a full FIFO (the upstream credit counter is wrong)")
+
+  localparam [CredW-1:0] CredDepth = BufferDepth[CredW-1:0];
+  genvar ga;
+  for (ga = 0; ga < NOut; ga = ga + 1) begin : gen_assert_out
+    `WC_ASSERT(credits_in_range, credits_q[ga*CredW +: CredW] <= CredDepth,
+               "the credit counter of this output is above BufferDepth")
+  end
+`endif
 
 endmodule

@@ -1,0 +1,43 @@
+// wc_assert.vh -- assertion macros of the wormcast RTL, in the spirit of pulp
+// common_cells' assertions.svh, for Verilog-2005 sources.
+//
+//   `WC_ASSERT(name, expr, msg)
+//
+// checks at every rising edge of clk_i, while rst_ni is high, that expr is true, using
+// the values of the cycle that ends at that edge (the same values the registers load
+// from). name labels the check (a Verilog identifier), msg is a string literal saying
+// what went wrong. The enclosing module must have clk_i and rst_ni. Use it at module
+// level, beside the logic it checks, inside `ifndef SYNTHESIS if it needs helper
+// signals of its own.
+//
+//   Under Verilator (VERILATOR defined): a SystemVerilog immediate assertion, labelled name,
+//     in a clocked always block. It is compiled only with --assert (every cosimulation
+//     build: cosim/CMakeLists.txt); a failure prints "Assertion failed in
+//     <instance>.name: msg" ($error) and ends the run at the end of that cycle.
+//   Other simulators (Icarus Verilog, -g2005): the same check in plain Verilog; a failure
+//     is $fatal, which stops the simulation with exit status 1.
+//   Synthesis (SYNTHESIS defined; Yosys defines it): nothing.
+`ifndef WC_ASSERT_VH
+`define WC_ASSERT_VH
+
+`ifndef SYNTHESIS
+`ifdef VERILATOR
+`define WC_ASSERT(name, expr, msg) \
+  always @(posedge clk_i or negedge rst_ni) begin \
+    if (rst_ni) begin \
+      name: assert (expr) else $error(msg); \
+    end \
+  end
+`else
+`define WC_ASSERT(name, expr, msg) \
+  always @(posedge clk_i or negedge rst_ni) begin : name \
+    if (rst_ni && !(expr)) begin \
+      $fatal(1, "assertion %m failed: %s", msg); \
+    end \
+  end
+`endif
+`else
+`define WC_ASSERT(name, expr, msg)
+`endif
+
+`endif  // WC_ASSERT_VH
