@@ -1,10 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * algos.h - collective-communication drivers.  Each algorithm is a per-node program
- * that reacts to events (its start at cycle 0, the arrival of a head or a tail, the
- * end of its own send), never a precomputed injection list.  After the run it checks
- * the data that every node ends with, and it evaluates its seed's cost formula with
- * the run's parameters (shared/spec/algorithms.md, "in cycles").
+ * algos.h - collective-communication algorithms on the simulated router.
+ *
+ * An algorithm is a table entry (struct algorithm): what it is (name, kind of
+ * collective, networks and port mode, sources), its schedule (a per-node plan of
+ * sends, made at the start and on every receipt: skeleton.h), its data check (the
+ * expected final holdings follow from the kind of collective; an algorithm adds
+ * nothing unless it needs more) and its formula (predict()).  The shared skeleton
+ * does everything else: block payloads, sending, receiving, checking every block on
+ * arrival and at the end, the contention-free evaluation of the same plan
+ * (schedule.h) and the lower bound of its kind of collective (bounds.h).
+ * docs/algorithms.md, "How a driver is written", describes it.
  */
 #ifndef WORMCAST_ALGOS_H
 #define WORMCAST_ALGOS_H
@@ -18,50 +24,92 @@
 #define ALGO_HYPERCUBE (1u << TOPO_HYPERCUBE)
 #define ALGO_MESH (1u << TOPO_MESH)
 
+/* What a collective moves and what every node must hold at the end. */
+enum collective_kind {
+	COLL_ONE_TO_ALL,	/* every node ends with the root's blocks */
+	COLL_AAS,		/* all-to-all personalized: node d ends with block (s, d) of every s */
+	COLL_AAB,		/* all-to-all broadcast (gossip): every node ends with every node's blocks */
+	COLL_REDUCE,		/* all-to-one: the root ends with the sum of every node's block */
+};
+
+const char *collective_kind_name(enum collective_kind k);
+
 struct algo_params {
 	const struct sim_config *cfg;	/* the network the run uses */
 	int root;			/* source of a broadcast, target of a reduction */
-	int flits;			/* L: message length in flits, head and tail included */
+	int flits;			/* L: the length of a one-block message, head and tail included */
+	int variant;			/* set from algorithm.variant by the skeleton and algo_run() */
+};
+
+struct schedule_result;
+struct receipt;
+struct plan;
+
+/*
+ * A prediction of the measured cycles.  `cycles` is exact (the model must produce it
+ * to the cycle) where `exact` is set; `source` says where the formula comes from:
+ * a reference of docs/references.md with its equation, or "derived
+ * (docs/algorithms.md#anchor)" for a formula derived for this router.  Where the
+ * prediction is derived, `published` is the source's own formula evaluated with the
+ * same numbers (t_s = startup, t_w = t_m = 1 flit/cycle, t_d = h = 1, m = mu), or -1
+ * where the source gives none that can be evaluated.
+ */
+struct prediction {
+	double cycles;
+	bool exact;
+	char formula[320];
+	char source[160];
+	double published;
+	char published_formula[256];
+	char published_source[160];
 };
 
 struct algorithm {
 	const char *name;
-	const char *source;		/* which source (docs/references.md), e.g. "Jeon & Kim" */
+	const char *source;		/* the algorithm's reference (docs/references.md) */
+	const char *formula_source;	/* where its formula comes from, for the catalogue */
 	const char *description;
+	enum collective_kind kind;
 	unsigned topologies;		/* ALGO_HYPERCUBE | ALGO_MESH */
+	const char *networks;		/* the networks supports() accepts, in words */
 	bool all_port;			/* the port mode it is defined on */
-	bool uses_root;			/* false for all-to-all algorithms */
+	/*
+	 * Receive cut-through: a node holds a message's blocks (and plans) when its head
+	 * arrives instead of its tail; the skeleton checks at the tail that the flits
+	 * arrived back to back, so no forwarded flit left before it had arrived.
+	 */
+	bool cut_through;
+	/* For algorithms that share a plan: which one this entry is (algo_params.variant). */
+	int variant;
 
 	/* Extra constraints (e.g. powers of two); one line into err and -1 if unsupported. */
 	int (*supports)(const struct algo_params *p, char *err, size_t errlen);
-	/* The driver's state; NULL on allocation failure. */
-	void *(*create)(const struct algo_params *p);
-	void (*destroy)(void *ctx);
-	/* The per-node program. */
-	void (*start)(void *ctx, struct sim *s);
-	void (*event)(void *ctx, struct sim *s, const struct sim_event *ev);
-	/* After the run: does every node hold the right data?  0, or -1 with a reason. */
-	int (*check)(void *ctx, const struct sim *s, char *err, size_t errlen);
 	/*
-	 * The seed's formula in cycles with t_s = cfg->startup, h = 1, t_w = 1 flit/cycle,
-	 * m = flits.  Writes the formula as text into formula.
+	 * Optional: blocks per origin and payload words per block; default one block of
+	 * L - 1 words (so a one-block message is L flits).
 	 */
-	double (*predict)(const struct algo_params *p, char *formula, size_t len);
-	/* True where the formula is exact under this microarchitecture. */
-	bool exact;
+	void (*shape)(const struct algo_params *p, int *blocks, int *words);
 	/*
-	 * Optional (NULL if not provided): the cycles that this driver's own schedule
-	 * takes under the contention-free latency model of docs/microarchitecture.md
-	 * section 9 (a send at c over k hops: tail at c + t_s + k + L - 1; a channel is
-	 * free again t_s + L - 1 cycles after its send started), evaluated without
-	 * simulating the network.  Measured cycles equal it iff no message ever waited
-	 * in the network; where they differ the difference is contention (mstnaive).
-	 * Writes a short explanation into text.
+	 * The per-node program (skeleton.h): the sends `node` adds to its plan at the
+	 * start (r == NULL) and when it receives a message (r != NULL).  0, or -1 if the
+	 * plan could not be made (the reason goes into the plan: plan_fail()).
 	 */
-	double (*schedule)(const struct algo_params *p, char *text, size_t len);
+	int (*plan)(const struct algo_params *p, int node, const struct receipt *r,
+		    struct plan *pl);
+	/*
+	 * The formula, given the contention-free evaluation of the same plan (for
+	 * predictions that are the schedule itself).
+	 */
+	void (*predict)(const struct algo_params *p, const struct schedule_result *s,
+			struct prediction *out);
 };
 
-/* All algorithms, NULL-terminated. */
+static inline bool algo_uses_root(const struct algorithm *a)
+{
+	return a->kind == COLL_ONE_TO_ALL || a->kind == COLL_REDUCE;
+}
+
+/* All algorithms, NULL-terminated: the one table everything else is derived from. */
 extern const struct algorithm *const algorithms[];
 const struct algorithm *algo_find(const char *name);
 
@@ -70,19 +118,22 @@ const struct algorithm *algo_find(const char *name);
  * The run uses a copy of p->cfg with all_port = a->all_port (an engine passed in
  * must have been built for that port mode).  Returns the run's status (SIM_DONE = 0)
  * or -1 if the run could not be set up (unsupported case, bad configuration, out of
- * memory; the reason is in out->error); fills stats, predicted cycles, formula and
- * data check.
+ * memory; the reason is in out->error); fills stats, prediction, schedule, lower bound
+ * and data check.
  */
 struct algo_run {
 	enum sim_status status;
 	struct sim_stats stats;
 	uint64_t cycles;		/* last tail delivery - first send call */
-	double predicted;
-	char formula[256];
+	double predicted;		/* = prediction.cycles */
+	char formula[320];		/* = prediction.formula */
+	struct prediction prediction;
 	bool data_ok;
 	char error[512];
-	double scheduled;		/* a->schedule's value, or -1 without one */
+	double scheduled;		/* the contention-free schedule, or -1 if it failed */
 	char schedule_text[256];
+	double lower_bound;		/* cycles (bounds.h), or -1 where none applies (one node) */
+	char bound_text[320];		/* the bound's model and its terms */
 };
 int algo_run(const struct algorithm *a, const struct algo_params *p, struct engine *engine,
 	     struct algo_run *out);

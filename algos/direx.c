@@ -1,14 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * direx.c - all-to-all personalized exchange by direct exchange, DIREXCH (Grama et al. 4.5
- * and Lecture 11) on an all-port hypercube.
+ * and Lecture 11) on an all-port hypercube, and on a mesh with r and c powers of two
+ * (the node index row * c + col as the binary address, Lecture 11).
  *
- * Step j = 1 .. p-1: node i sends its block for i xor j (L flits whose words identify
- * (i, i xor j)) straight to i xor j along the e-cube route.  Steps are synchronised
- * locally: node i starts step j+1 when its step-j send has left the NI (SEND_DONE)
- * and it has received its step-j block (TAIL_ARRIVED from i xor j).  A block that
- * arrives early is remembered.  Each node checks every block on arrival against
- * the words its source must have sent it.
+ * Step j = 1 .. p-1: node i sends its block for i xor j straight to i xor j along the
+ * e-cube route.  Steps are synchronised locally: node i makes its step j+1 send when
+ * its step-j send has left the NI (group j-1 before group j) and it holds the block
+ * of its step-j partner.
  *
  * Congestion-free steps: in step j the message from i crosses dimension b (a set bit
  * of j) at node i xor (j mod 2^b); two sources meeting on the same link would be
@@ -20,12 +19,17 @@
  * (the tail arrives after popcount(j) hops; SEND_DONE, at T_j + t_s + L - 1, is
  * earlier).  The exchange ends when the last step's tails arrive:
  *     T = sum_{j=1}^{p-1} (t_s + popcount(j) + L - 1) = (p-1)(t_s + L - 1) + d 2^(d-1),
- * exact.  Grama et al. 4.5 writes (t_s + t_w m)(p - 1), which assumes one hop per step; with
- * m t_w = L it is (p-1)(t_s + L) and undercounts by the extra hops,
- * d 2^(d-1) - (p-1).  Lecture 11's form with the per-hop term,
+ * exact.  Grama et al. 4.5 writes (t_s + t_w m)(p - 1), which counts no hops; with
+ * m = mu = L - 1 it is (p-1)(t_s + L - 1) and undercounts by the hops, d 2^(d-1).  Lecture 11's form with the per-hop term,
  * (2^n - 1)(t_s + n t_d/2 + mu t_m), with mu t_m = L - 1 and t_d = 1 is d/2 below the
  * exact value: the average popcount over j = 1..p-1 is d 2^(d-1)/(p-1), slightly more
  * than d/2.
+ *
+ * On a mesh the permutations x -> x xor j are not congestion-free under XY routing:
+ * in some steps several routes share a link (up to max(r, c)/2 of them, Lecture 11),
+ * the wormhole network serialises them and link_conflict_cycles counts the waiting.
+ * The prediction there is an estimate, sum_j (t_s + D_j + K_j (L-1)), with D_j the
+ * longest route of step j and K_j the number of routes on its most loaded link.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,181 +37,109 @@
 
 #include "common.h"
 
-struct dx_ctx {
-	struct algo_params p;
-	int nodes, words;
-	unsigned width;
-	int *step;		/* current step of each node (p when finished) */
-	bool *sent_done;	/* the current step's send has left the NI */
-	uint8_t *got;		/* nodes * nodes: got[i * p + s] = block from s arrived at i */
-	uint64_t *buf;
-	char error[256];
-};
-
-static uint64_t dx_word(int from, int to, int i, unsigned width)
+static int dx_plan(const struct algo_params *p, int node, const struct receipt *r,
+		   struct plan *pl)
 {
-	return algo_word((uint32_t)from, (uint32_t)to | 0x80000u, (uint32_t)i, width);
-}
+	int n = p->cfg->topo.nodes;
 
-static int dx_supports(const struct algo_params *p, char *err, size_t len)
-{
-	return algo_need_hypercube(p, "direx", err, len);
-}
+	if (r)
+		return 0;
+	for (int j = 1; j < n; j++) {
+		struct xfer_spec x = { .dest = node ^ j, .group = j - 1 };
 
-static void dx_destroy(void *ctx)
-{
-	struct dx_ctx *c = ctx;
-
-	if (!c)
-		return;
-	free(c->step);
-	free(c->sent_done);
-	free(c->got);
-	free(c->buf);
-	free(c);
-}
-
-static void *dx_create(const struct algo_params *p)
-{
-	struct dx_ctx *c = calloc(1, sizeof(*c));
-
-	if (!c)
-		return NULL;
-	c->p = *p;
-	c->nodes = p->cfg->topo.nodes;
-	c->words = algo_words(p);
-	c->width = (unsigned)p->cfg->payload_width;
-	c->step = calloc((size_t)c->nodes, sizeof(int));
-	c->sent_done = calloc((size_t)c->nodes, sizeof(bool));
-	c->got = calloc((size_t)c->nodes * (size_t)c->nodes, 1);
-	c->buf = calloc((size_t)c->words + 1, sizeof(uint64_t));
-	if (!c->step || !c->sent_done || !c->got || !c->buf) {
-		dx_destroy(c);
-		return NULL;
-	}
-	return c;
-}
-
-static void dx_fail(struct dx_ctx *c, const char *what, int a, int b)
-{
-	if (!c->error[0])
-		snprintf(c->error, sizeof(c->error), what, a, b);
-}
-
-static void dx_send(struct dx_ctx *c, struct sim *s, int i)
-{
-	int to = i ^ c->step[i];
-	struct send_req r = {
-		.dest = to, .type = HDR_R, .len = c->p.flits, .data = c->buf, .channel = -1,
-		.tag = (uint64_t)c->step[i],
-	};
-
-	for (int k = 0; k < c->words; k++)
-		c->buf[k] = dx_word(i, to, k, c->width);
-	c->sent_done[i] = false;
-	if (sim_send(s, i, &r) < 0)
-		dx_fail(c, "node %d: send to %d refused", i, to);
-}
-
-static void dx_advance(struct dx_ctx *c, struct sim *s, int i)
-{
-	if (c->step[i] < c->nodes && c->sent_done[i] &&
-	    c->got[(size_t)i * (size_t)c->nodes + (size_t)(i ^ c->step[i])]) {
-		if (++c->step[i] < c->nodes)
-			dx_send(c, s, i);
-	}
-}
-
-static void dx_start(void *ctx, struct sim *s)
-{
-	struct dx_ctx *c = ctx;
-
-	for (int i = 0; i < c->nodes; i++) {
-		c->step[i] = 1;
-		dx_send(c, s, i);
-	}
-}
-
-static void dx_event(void *ctx, struct sim *s, const struct sim_event *ev)
-{
-	struct dx_ctx *c = ctx;
-	int i = ev->node, from;
-	uint8_t *g;
-
-	switch (ev->kind) {
-	case EV_SEND_DONE:
-		c->sent_done[i] = true;
-		dx_advance(c, s, i);
-		break;
-	case EV_TAIL_ARRIVED:
-		from = ev->msg->source;
-		g = &c->got[(size_t)i * (size_t)c->nodes + (size_t)from];
-		if (*g)
-			dx_fail(c, "node %d received a second block from %d", i, from);
-		if (ev->msg->len != c->p.flits)
-			dx_fail(c, "node %d: block from %d has the wrong length", i, from);
-		for (int k = 0; k < c->words && k < ev->msg->len - 1; k++)
-			if (ev->msg->data[k] != dx_word(from, i, k, c->width))
-				dx_fail(c, "node %d: block from %d carries the wrong data", i, from);
-		*g = 1;
-		dx_advance(c, s, i);
-		break;
-	case EV_HEAD_ARRIVED:
-		break;
-	}
-}
-
-static int dx_check(void *ctx, const struct sim *s, char *err, size_t len)
-{
-	struct dx_ctx *c = ctx;
-
-	(void)s;
-	if (c->error[0]) {
-		snprintf(err, len, "%s", c->error);
-		return -1;
-	}
-	for (int i = 0; i < c->nodes; i++) {
-		if (c->step[i] != c->nodes) {
-			snprintf(err, len, "node %d stopped at step %d of %d", i, c->step[i],
-				 c->nodes - 1);
+		if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||
+		    (j > 1 && plan_wait(pl, node ^ (j - 1), node, 0)))
 			return -1;
-		}
-		for (int f = 0; f < c->nodes; f++)
-			if (f != i && !c->got[(size_t)i * (size_t)c->nodes + (size_t)f]) {
-				snprintf(err, len, "node %d has no block from %d", i, f);
-				return -1;
-			}
 	}
 	return 0;
 }
 
-static double dx_predict(const struct algo_params *p, char *formula, size_t len)
+static int dx_supports(const struct algo_params *p, char *err, size_t len)
 {
-	int d = p->cfg->topo.dim, n = p->cfg->topo.nodes, ts = p->cfg->startup, L = p->flits;
-	double T = (double)(n - 1) * (ts + L - 1) + (double)d * (n / 2);
-	double seed1 = (double)(n - 1) * (ts + L);
-	double seed3 = (double)(n - 1) * (ts + d / 2.0 + L - 1);
+	return p->cfg->topo.kind == TOPO_MESH ? algo_need_pow2_mesh(p, "direx", err, len) : 0;
+}
 
-	snprintf(formula, len,
-		 "sum_j (t_s + popcount(j) + L-1) = (p-1)(t_s+L-1) + d*2^(d-1) = %.0f "
-		 "[Grama et al. 4.5 (t_s+m t_w)(p-1) = %.0f; Lecture 11 (p-1)(t_s + n t_d/2 + mu t_m) = %.1f]",
-		 T, seed1, seed3);
-	return T;
+/* Step j on a mesh: its longest route and the most routes on one directed link. */
+static void dx_step_load(const struct topology *t, int j, int *count, int *longest, int *load)
+{
+	memset(count, 0, sizeof(int) * (size_t)t->nodes * (size_t)t->ports);
+	*longest = *load = 0;
+	for (int i = 0; i < t->nodes; i++) {
+		int hops = 0;
+
+		for (int v = i; v != (i ^ j); hops++) {
+			int q = unicast_next_port(t, v, i ^ j), *c = &count[v * t->ports + q];
+
+			if (++*c > *load)
+				*load = *c;
+			v = topology_neighbor(t, v, q);
+		}
+		if (hops > *longest)
+			*longest = hops;
+	}
+}
+
+static void dx_mesh_predict(const struct algo_params *p, struct prediction *o)
+{
+	const struct topology *t = &p->cfg->topo;
+	int n = t->nodes, ts = p->cfg->startup, mu = algo_mu(p), worst = 0;
+	int *count = malloc(sizeof(int) * (size_t)n * (size_t)t->ports);
+	double T = 0;
+
+	if (!count) {
+		predict_set(o, -1, false, DERIVED("direx"), "out of memory");
+		return;
+	}
+	for (int j = 1; j < n; j++) {
+		int longest, load;
+
+		dx_step_load(t, j, count, &longest, &load);
+		T += ts + longest + (double)load * mu;
+		worst = load > worst ? load : worst;
+	}
+	free(count);
+	predict_set(o, T, false, DERIVED("direx"),
+		    "estimate sum_j (t_s + D_j + K_j (L-1)), D_j the longest XY route and K_j the most "
+		    "routes on one link in step j (up to %d) = %.0f", worst, T);
+	predict_published(o, -1, "Lecture 11, DIREXCH on meshes",
+			  "no formula; the largest link congestion is max(r, c)/2 = %d",
+			  (t->rows > t->cols ? t->rows : t->cols) / 2);
+}
+
+static void dx_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
+{
+	const struct topology *t = &p->cfg->topo;
+	int d = algo_log2((unsigned)t->nodes), n = t->nodes, ts = p->cfg->startup, mu = algo_mu(p);
+	double grama = (double)(n - 1) * (ts + mu);
+
+	(void)s;
+	if (t->kind == TOPO_MESH) {
+		dx_mesh_predict(p, o);
+		return;
+	}
+	{
+		double T = (double)(n - 1) * (ts + mu) + (double)d * (n / 2);
+
+		predict_set(o, T, true, DERIVED("direx"),
+			    "sum_j (t_s + popcount(j) + L-1) = (p-1)(t_s + L-1) + d 2^(d-1) = %.0f", T);
+		predict_published(o, (double)(n - 1) * (ts + d / 2.0 + mu),
+				  "Lecture 11, DIREXCH (t_d n/2 is the mean distance)",
+				  "(2^n - 1)(t_s + n t_d/2 + mu t_m) = %.1f [Grama et al. 4.5: "
+				  "(t_s + t_w m)(p-1) = %.0f]", (double)(n - 1) * (ts + d / 2.0 + mu), grama);
+	}
 }
 
 const struct algorithm algo_direx = {
 	.name = "direx",
+	.networks = "Q_d; mesh, r and c powers of two",
 	.source = "Grama et al. 4.5 and Lecture 11, DIREXCH",
+	.formula_source = "derived; Lecture 11 (2^n - 1)(t_s + n t_d/2 + mu t_m), Grama et al. 4.5 (t_s + t_w m)(p - 1); on meshes an estimate",
 	.description = "all-to-all personalized exchange: step j, node i sends to i xor j",
-	.topologies = ALGO_HYPERCUBE,
+	.kind = COLL_AAS,
+	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
 	.all_port = true,
-	.uses_root = false,
 	.supports = dx_supports,
-	.create = dx_create,
-	.destroy = dx_destroy,
-	.start = dx_start,
-	.event = dx_event,
-	.check = dx_check,
+	.plan = dx_plan,
 	.predict = dx_predict,
-	.exact = true,
 };

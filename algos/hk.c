@@ -51,17 +51,9 @@
 #define HK_LIST (1ull << 20)	/* tag bit: send one hop along each listed dimension */
 #define HK_ALL (1ull << 21)	/* the root's tag: the whole cube */
 
-struct hk_out {
-	struct tb_send *out;
-	int n, max;
-};
-
-static int hk_emit(struct hk_out *o, int dest, int group, uint64_t tag)
+static int hk_emit(struct plan *pl, int dest, int group, uint64_t tag)
 {
-	if (o->n == o->max)
-		return -1;
-	o->out[o->n++] = (struct tb_send){ .dest = dest, .group = group, .tag = tag };
-	return 0;
+	return plan_forward(pl, dest, group, false, tag);
 }
 
 /* Free dimensions of F, highest first, into a[1..n]. */
@@ -94,7 +86,7 @@ static void hk_split(const int *a, int i, int j, unsigned F, unsigned *part)
 	hk_split(a, t, j, F & ~(1u << a[t]), part);
 }
 
-static int hk_task(int node, unsigned F, int group, struct hk_out *o)
+static int hk_task(int node, unsigned F, int group, struct plan *pl)
 {
 	int a[TOPO_MAX_DIM + 2], n = hk_dims_desc(F, a);
 	unsigned part[TOPO_MAX_DIM + 2];
@@ -105,11 +97,11 @@ static int hk_task(int node, unsigned F, int group, struct hk_out *o)
 		/* f3 = a[1] > f2 = a[2] > f1 = a[3] > f0 = a[4]. */
 		int f3 = 1 << a[1], f2 = 1 << a[2], f1 = 1 << a[3], f0 = 1 << a[4];
 
-		if (hk_emit(o, node ^ f3, group, HK_LIST | (unsigned)(f0 | f1 | f2)) ||
-		    hk_emit(o, node ^ f2, group, HK_LIST | (unsigned)(f0 | f1)) ||
-		    hk_emit(o, node ^ f1, group, HK_LIST | (unsigned)f0) ||
-		    hk_emit(o, node ^ f3 ^ f2 ^ f1 ^ f0, group, HK_LIST | (unsigned)(f0 | f1 | f2 | f3)) ||
-		    hk_emit(o, node ^ f0, group + 1, 0))
+		if (hk_emit(pl, node ^ f3, group, HK_LIST | (unsigned)(f0 | f1 | f2)) ||
+		    hk_emit(pl, node ^ f2, group, HK_LIST | (unsigned)(f0 | f1)) ||
+		    hk_emit(pl, node ^ f1, group, HK_LIST | (unsigned)f0) ||
+		    hk_emit(pl, node ^ f3 ^ f2 ^ f1 ^ f0, group, HK_LIST | (unsigned)(f0 | f1 | f2 | f3)) ||
+		    hk_emit(pl, node ^ f0, group + 1, 0))
 			return -1;
 		return 0;
 	}
@@ -117,50 +109,38 @@ static int hk_task(int node, unsigned F, int group, struct hk_out *o)
 		/* A path of one edge: two Q_1 parts. */
 		unsigned rest = F & ~(1u << a[1]);
 
-		if (hk_emit(o, node ^ (1 << a[1]), group, rest))
+		if (hk_emit(pl, node ^ (1 << a[1]), group, rest))
 			return -1;
-		return hk_task(node, rest, group + 1, o);
+		return hk_task(node, rest, group + 1, pl);
 	}
 	/* n = 1, 3 or >= 5: the n-edge descending path and n+1 parts. */
 	hk_split(a, 0, n, F, part);
 	for (int j = 1, v = node; j <= n; j++) {
 		v ^= 1 << a[j];
-		if (hk_emit(o, v, group, part[j]))
+		if (hk_emit(pl, v, group, part[j]))
 			return -1;
 	}
-	return hk_task(node, part[0], group + 1, o);
+	return hk_task(node, part[0], group + 1, pl);
 }
 
-static int hk_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		   int max)
+static int hk_plan(const struct algo_params *p, int node, const struct receipt *r,
+		   struct plan *pl)
 {
-	struct hk_out o = { out, 0, max };
+	uint64_t tag;
 
+	if (!tree_turn(p, node, r, HK_ALL, &tag))
+		return 0;
 	if (tag & HK_LIST) {
 		unsigned dims = (unsigned)(tag & ~HK_LIST);
 
 		for (int i = 0; i < 32; i++)
-			if (dims >> i & 1 && hk_emit(&o, node ^ (1 << i), 0, 0))
+			if (dims >> i & 1 && hk_emit(pl, node ^ (1 << i), 0, 0))
 				return -1;
-		return o.n;
+		return 0;
 	}
 	if (tag & HK_ALL)
 		tag = (1u << p->cfg->topo.dim) - 1;
-	if (hk_task(node, (unsigned)tag, 0, &o))
-		return -1;
-	return o.n;
-}
-
-static int hk_supports(const struct algo_params *p, char *err, size_t len)
-{
-	return algo_need_hypercube(p, "hk", err, len);
-}
-
-static const struct tb_ops hk_ops = { .plan = hk_plan, .root_tag = HK_ALL };
-
-static void *hk_create(const struct algo_params *p)
-{
-	return tb_create(p, &hk_ops);
+	return hk_task(node, (unsigned)tag, 0, pl);
 }
 
 /* The seed's recursion. */
@@ -180,39 +160,29 @@ static void hk_coeffs(int n, int *alpha, int *beta)
 	*beta = n + sb;
 }
 
-static double hk_predict(const struct algo_params *p, char *formula, size_t len)
+static void hk_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
 {
-	int d = p->cfg->topo.dim, ts = p->cfg->startup, L = p->flits, alpha, beta;
-	double T;
+	int d = p->cfg->topo.dim, ts = p->cfg->startup, mu = algo_mu(p), alpha, beta;
 
+	(void)s;
 	hk_coeffs(d, &alpha, &beta);
-	T = (double)alpha * ts + beta + (double)alpha * (L - 1);
-	snprintf(formula, len,
-		 "Jeon & Kim eq. 1 alpha*T_s + beta*T_f + gamma*T_c, T_s = t_s, T_f = 1, T_c = L-1 "
-		 "(non-header flits), alpha = gamma = %d, beta = %d: %d*%d + %d + %d*%d = %.0f "
-		 "[O(m ceil(n/log2(n+1)))]", alpha, beta, alpha, ts, beta, alpha, L - 1, T);
-	return T;
-}
-
-static double hk_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	return tb_schedule(p, &hk_ops, text, len);
+	predict_set(o, (double)alpha * ts + beta + (double)alpha * mu, true, "Jeon & Kim eq. 1",
+		    "alpha T_s + beta T_f + gamma T_c, T_s = t_s, T_f = 1, T_c = L-1 (non-header "
+		    "flits), alpha = gamma = %d, beta = %d: %d*%d + %d + %d*%d = %d "
+		    "[O(m ceil(n/log2(n+1)))]", alpha, beta, alpha, ts, beta, alpha, mu,
+		    alpha * ts + beta + alpha * mu);
 }
 
 const struct algorithm algo_hk = {
 	.name = "hk",
+	.networks = "Q_d",
 	.source = "Ho & Kao 1995 as described by Jeon & Kim, eq. 1",
+	.formula_source = "Jeon & Kim eq. 1",
 	.description = "all-port broadcast along dimension-simple paths, n+1 subcubes per step, store and forward",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,
-	.uses_root = true,
-	.supports = hk_supports,
-	.create = hk_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.plan = hk_plan,
 	.predict = hk_predict,
-	.exact = true,
-	.schedule = hk_schedule,
 };

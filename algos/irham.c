@@ -43,27 +43,21 @@ static int gray_inverse(int g)
 	return k;
 }
 
-static int ih_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		   int max)
+static int ih_plan(const struct algo_params *p, int node, const struct receipt *r,
+		   struct plan *pl)
 {
 	int last = p->cfg->topo.nodes - 1, pos = gray_inverse(node ^ p->root), to;
+	uint64_t tag;
 
-	(void)tag;
 	/* Runs start at even positions; odd positions are IR stops inside a run. */
-	if (pos % 2 || pos == last || max < 1)
-		return pos % 2 || pos == last ? 0 : -1;
+	if (!tree_turn(p, node, r, 0, &tag) || pos % 2 || pos == last)
+		return 0;
 	to = pos + 2 < last ? pos + 2 : last;
-	out[0] = (struct tb_send){ .dest = gray(to) ^ p->root, .group = 0, .ir = true };
-	return 1;
+	return plan_forward(pl, gray(to) ^ p->root, 0, true, 0);
 }
-
-static const struct tb_ops ih_ct_ops = { .plan = ih_plan, .cut_through = true };
-static const struct tb_ops ih_sf_ops = { .plan = ih_plan };
 
 static int ih_supports(const struct algo_params *p, char *err, size_t len)
 {
-	if (algo_need_hypercube(p, "irham", err, len))
-		return -1;
 	if (p->cfg->sink_stall > 0) {
 		snprintf(err, len, "irham forwards cut-through at the NI, which is only correct when "
 			 "flits arrive back to back: use irhamsf with sink stalls");
@@ -72,79 +66,56 @@ static int ih_supports(const struct algo_params *p, char *err, size_t len)
 	return 0;
 }
 
-static int ihsf_supports(const struct algo_params *p, char *err, size_t len)
+static void ih_ct_predict(const struct algo_params *p, const struct schedule_result *s,
+			  struct prediction *o)
 {
-	return algo_need_hypercube(p, "irhamsf", err, len);
+	int d = p->cfg->topo.dim, ts = p->cfg->startup, mu = algo_mu(p), runs = 1 << (d - 1);
+
+	(void)s;
+	predict_set(o, (double)runs * ts + ((1 << d) - 1) + mu, true, DERIVED("irham"),
+		    "2^(d-1) runs * t_s + (2^d - 1) hops + (L-1) = %d*%d + %d + %d = %d", runs, ts,
+		    (1 << d) - 1, mu, runs * ts + (1 << d) - 1 + mu);
+	predict_published(o, -1, "Jeon & Kim, Hamiltonian-path broadcast with IR",
+			  "O(2^n + m - 1), an order of growth");
 }
 
-static void *ih_ct_create(const struct algo_params *p) { return tb_create(p, &ih_ct_ops); }
-static void *ih_sf_create(const struct algo_params *p) { return tb_create(p, &ih_sf_ops); }
-
-static double ih_ct_predict(const struct algo_params *p, char *formula, size_t len)
+static void ih_sf_predict(const struct algo_params *p, const struct schedule_result *s,
+			  struct prediction *o)
 {
-	int d = p->cfg->topo.dim, ts = p->cfg->startup, L = p->flits, runs = 1 << (d - 1);
-	double T = (double)runs * ts + ((1 << d) - 1) + (L - 1);
+	int d = p->cfg->topo.dim, ts = p->cfg->startup, mu = algo_mu(p), runs = 1 << (d - 1);
 
-	snprintf(formula, len,
-		 "Jeon & Kim O(2^n + m - 1) made concrete: 2^(d-1) runs * t_s + (2^d - 1) hops + (L-1) "
-		 "= %d*%d + %d + %d = %.0f", runs, ts, (1 << d) - 1, L - 1, T);
-	return T;
-}
-
-static double ih_sf_predict(const struct algo_params *p, char *formula, size_t len)
-{
-	int d = p->cfg->topo.dim, ts = p->cfg->startup, L = p->flits, runs = 1 << (d - 1);
-	double T = (double)runs * (ts + L - 1) + ((1 << d) - 1);
-
-	snprintf(formula, len,
-		 "2^(d-1) runs * (t_s + L-1) + (2^d - 1) hops = %d*%d + %d = %.0f "
-		 "[Jeon & Kim: O(2^n + m - 1) only when forwarding cut-through, see irham]",
-		 runs, ts + L - 1, (1 << d) - 1, T);
-	return T;
-}
-
-static double ih_ct_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	return tb_schedule(p, &ih_ct_ops, text, len);
-}
-
-static double ih_sf_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	return tb_schedule(p, &ih_sf_ops, text, len);
+	(void)s;
+	predict_set(o, (double)runs * (ts + mu) + ((1 << d) - 1), true, DERIVED("irham"),
+		    "2^(d-1) runs * (t_s + L-1) + (2^d - 1) hops = %d*%d + %d = %d", runs, ts + mu,
+		    (1 << d) - 1, runs * (ts + mu) + (1 << d) - 1);
+	predict_published(o, -1, "Jeon & Kim, Hamiltonian-path broadcast with IR",
+			  "O(2^n + m - 1), only when forwarding cut-through (see irham)");
 }
 
 const struct algorithm algo_irham = {
 	.name = "irham",
+	.networks = "Q_d (no sink stalls)",
 	.source = "Jeon & Kim, Hamiltonian-path broadcast with IR",
+	.formula_source = "derived; Jeon & Kim give O(2^n + m - 1)",
 	.description = "Gray-code Hamiltonian path, R+IR runs of 2 hops, forwarded cut-through",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,
-	.uses_root = true,
+	.cut_through = true,
 	.supports = ih_supports,
-	.create = ih_ct_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.plan = ih_plan,
 	.predict = ih_ct_predict,
-	.exact = true,
-	.schedule = ih_ct_schedule,
 };
 
 const struct algorithm algo_irhamsf = {
 	.name = "irhamsf",
+	.networks = "Q_d",
 	.source = "Jeon & Kim, Hamiltonian-path broadcast with IR",
+	.formula_source = "derived; Jeon & Kim give O(2^n + m - 1) for cut-through forwarding",
 	.description = "Gray-code Hamiltonian path, R+IR runs of 2 hops, store and forward",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,
-	.uses_root = true,
-	.supports = ihsf_supports,
-	.create = ih_sf_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.plan = ih_plan,
 	.predict = ih_sf_predict,
-	.exact = true,
-	.schedule = ih_sf_schedule,
 };

@@ -29,6 +29,7 @@
  *           the seed's formula, log2(p)(t_s + L), is this with one hop per step.
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "common.h"
 
@@ -37,123 +38,92 @@ static int mst_bits(const struct algo_params *p)
 	return algo_log2((unsigned)p->cfg->topo.nodes);
 }
 
-static int mst_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		    int max, bool naive)
+/* variant: which bit a holder flips at step t. */
+enum { MST_NAIVE, MST_CONFLICT_FREE };
+
+static int mst_plan(const struct algo_params *p, int node, const struct receipt *r,
+		    struct plan *pl)
 {
-	int B = mst_bits(p), n = 0;
+	int B = mst_bits(p);
+	uint64_t tag;
 
-	for (int t = (int)tag; t < B; t++) {
-		int b = naive ? t : B - 1 - t;
+	if (!tree_turn(p, node, r, 0, &tag))
+		return 0;
+	for (int t = (int)tag, g = 0; t < B; t++, g++) {
+		int b = p->variant == MST_NAIVE ? t : B - 1 - t;
 
-		if (n == max)
+		if (plan_forward(pl, node ^ (1 << b), g, false, (uint64_t)t + 1))
 			return -1;
-		out[n] = (struct tb_send){ .dest = node ^ (1 << b), .group = n,
-					   .tag = (uint64_t)t + 1 };
-		n++;
 	}
-	return n;
+	return 0;
 }
-
-static int naive_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		      int max)
-{
-	return mst_plan(p, node, tag, out, max, true);
-}
-
-static int cf_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		   int max)
-{
-	return mst_plan(p, node, tag, out, max, false);
-}
-
-static const struct tb_ops naive_ops = { .plan = naive_plan };
-static const struct tb_ops cf_ops = { .plan = cf_plan };
 
 static int mst_supports(const struct algo_params *p, char *err, size_t len)
 {
-	const struct topology *t = &p->cfg->topo;
-
-	if (algo_need_mesh(p, "mstnaive/mstcf", err, len))
-		return -1;
-	if (!algo_is_pow2(t->rows) || !algo_is_pow2(t->cols)) {
-		snprintf(err, len, "the hypercube-like MST needs r and c powers of two, not %dx%d "
-			 "(use rsbcast or rdmesh)", t->rows, t->cols);
+	if (algo_need_pow2_mesh(p, "the hypercube-like MST", err, len)) {
+		if (p->cfg->topo.kind == TOPO_MESH)
+			snprintf(err + strlen(err), len - strlen(err), " (use rsbcast or rdmesh)");
 		return -1;
 	}
 	return 0;
 }
 
-static void *naive_create(const struct algo_params *p) { return tb_create(p, &naive_ops); }
-static void *cf_create(const struct algo_params *p) { return tb_create(p, &cf_ops); }
-
-static double naive_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	return tb_schedule(p, &naive_ops, text, len);
-}
-
-static double cf_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	return tb_schedule(p, &cf_ops, text, len);
-}
-
-static double naive_predict(const struct algo_params *p, char *formula, size_t len)
+static void naive_predict(const struct algo_params *p, const struct schedule_result *s,
+			  struct prediction *o)
 {
 	const struct topology *t = &p->cfg->topo;
-	int B = mst_bits(p), ts = p->cfg->startup, L = p->flits;
-	double T = (double)B * ts + (double)(t->rows + t->cols - 2) * L;
+	int B = mst_bits(p), ts = p->cfg->startup, mu = algo_mu(p);
 
-	snprintf(formula, len,
-		 "Barnett et al.: log(p)*alpha + (r+c-2)*n*beta, alpha = t_s, beta = 1, n = L: "
-		 "%d*%d + %d*%d = %.0f (link conflicts serialise messages)", B, ts,
-		 t->rows + t->cols - 2, L, T);
-	return T;
+	(void)s;
+	predict_set(o, (double)B * ts + (double)(t->rows + t->cols - 2) * mu, false,
+		    "Barnett et al., naive hypercube-like MST",
+		    "log(p) alpha + (r+c-2) n beta, alpha = t_s, beta = 1, n = L-1: %d*%d + %d*%d = %d "
+		    "(link conflicts serialise messages)", B, ts, t->rows + t->cols - 2, mu,
+		    B * ts + (t->rows + t->cols - 2) * mu);
 }
 
-static double cf_predict(const struct algo_params *p, char *formula, size_t len)
+static void cf_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
 {
 	const struct topology *t = &p->cfg->topo;
-	int B = mst_bits(p), ts = p->cfg->startup, L = p->flits;
-	double T = (double)B * (ts + L - 1) + (t->rows - 1) + (t->cols - 1);
+	int B = mst_bits(p), ts = p->cfg->startup, mu = algo_mu(p);
+	int T = B * (ts + mu) + (t->rows - 1) + (t->cols - 1);
 
-	snprintf(formula, len,
-		 "log2(p)*(t_s+L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %.0f "
-		 "[Barnett et al.: log(p)*(alpha + n*beta) = %.0f, one hop per step]", B, ts + L - 1,
-		 t->rows - 1, t->cols - 1, T, (double)B * (ts + L));
-	return T;
+	(void)s;
+	predict_set(o, T, true, DERIVED("mstcf"),
+		    "log2(p)(t_s + L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %d", B, ts + mu,
+		    t->rows - 1, t->cols - 1, T);
+	predict_published(o, (double)B * (ts + mu), "Barnett et al., conflict-free MST",
+			  "log(p)(alpha + n beta) = %d*(%d + %d) = %d (one hop per step)", B, ts, mu,
+			  B * (ts + mu));
 }
 
 const struct algorithm algo_mstnaive = {
 	.name = "mstnaive",
+	.networks = "mesh, r and c powers of two",
 	.source = "Barnett et al., naive hypercube-like MST",
+	.formula_source = "Barnett et al., naive MST (not exact: conflicts)",
 	.description = "binomial tree on the node index, lowest bit first (XY link conflicts)",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_MESH,
 	.all_port = false,
-	.uses_root = true,
 	.supports = mst_supports,
-	.create = naive_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.variant = MST_NAIVE,
+	.plan = mst_plan,
 	.predict = naive_predict,
-	.exact = false,
-	.schedule = naive_schedule,
 };
 
 const struct algorithm algo_mstcf = {
 	.name = "mstcf",
+	.networks = "mesh, r and c powers of two",
 	.source = "Barnett et al., conflict-free hypercube-like MST",
+	.formula_source = "Barnett et al. log(p)(alpha + n beta); exact: derived",
 	.description = "binomial tree on the node index, highest bit first: column, then rows",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_MESH,
 	.all_port = false,
-	.uses_root = true,
 	.supports = mst_supports,
-	.create = cf_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.variant = MST_CONFLICT_FREE,
+	.plan = mst_plan,
 	.predict = cf_predict,
-	.exact = true,
-	.schedule = cf_schedule,
 };

@@ -6,47 +6,36 @@
  * every port in the same cycle (docs/microarchitecture.md section 8, "Root
  * replication"), and every router of the replication tree copies each flit to its
  * children and to its NI in lockstep (Algorithm B on Q_d; row then columns on a
- * mesh).  Nobody forwards in software: every non-root node just stores the data on
- * TAIL_ARRIVED.
+ * mesh).  Nobody forwards in software.
  *
  * Time (Jeon & Kim eq. 2): T = T_s + n*T_f + m*T_c + n*T_r.  Here T_s = t_s, T_f = h = 1,
- * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = 0 because the
- * router replicates with no extra delay (a head is granted all its outputs, the
- * local ejection included, in one cycle).  So
- *     hypercube:  t_s + d + L - 1      (the terminal node root xor (2^d - 1) is d hops away)
- *     mesh:       t_s + D + L - 1      (D = the largest XY distance from the root: the
- *                                       tree's path to a node is the XY route)
- * Exact: the tree's edges are distinct links and all copies move in lockstep.
+ * m*T_c = L - 1 (the flits after the head, one per cycle), and T_r = the router's
+ * replication cost, which every router that replicates and forwards the head pays
+ * once (docs/microarchitecture.md section 7, step 5).  So
+ *     hypercube:  t_s + d + L - 1 + d*T_r  (the terminal node root xor (2^d - 1) is d hops
+ *                                           away, behind d forwarding routers)
+ *     mesh:       t_s + D + L - 1 + D*T_r  (D = the largest distance from the root: the
+ *                                           tree's path to a node is a shortest path)
+ * Exact, eq. 2 itself: the tree's edges are distinct links, all copies move in lockstep
+ * and the nodes farthest from the root are leaves, which forward nothing.
  */
 #include <stdio.h>
 
 #include "common.h"
 
-static int pb_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		   int max)
+static int pb_plan(const struct algo_params *p, int node, const struct receipt *r,
+		   struct plan *pl)
 {
-	(void)tag;
-	if (node != p->root)
+	struct xfer_spec x = { .bcast = true };
+
+	if (r || node != p->root)
 		return 0;
-	if (max < 1)
+	if (plan_xfer(pl, &x))
 		return -1;
-	out[0] = (struct tb_send){ .dest = node, .group = 0, .bcast = true };
-	return 1;
-}
-
-static const struct tb_ops pb_ops = { .plan = pb_plan };
-
-static int pb_supports(const struct algo_params *p, char *err, size_t len)
-{
-	(void)p;
-	(void)err;
-	(void)len;
+	for (int i = 0; i < plan_blocks(pl); i++)
+		if (plan_block(pl, p->root, BLOCK_ANY, i))
+			return -1;
 	return 0;
-}
-
-static void *pb_create(const struct algo_params *p)
-{
-	return tb_create(p, &pb_ops);
 }
 
 /* Largest route distance from the root. */
@@ -64,41 +53,32 @@ static int pb_depth(const struct algo_params *p)
 	return dr + dc;
 }
 
-static double pb_predict(const struct algo_params *p, char *formula, size_t len)
+static void pb_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
 {
-	int D = pb_depth(p), ts = p->cfg->startup, L = p->flits;
-	double T = (double)ts + D + L - 1;
+	int D = pb_depth(p), ts = p->cfg->startup, mu = algo_mu(p), tr = p->cfg->replication_cost;
+	int T = ts + D + mu + D * tr;
 
+	(void)s;
 	if (p->cfg->topo.kind == TOPO_HYPERCUBE)
-		snprintf(formula, len,
-			 "Jeon & Kim eq. 2 T_s + n*T_f + m*T_c + n*T_r with T_r = 0 (replication adds no "
-			 "delay): t_s + d + (L-1) = %d + %d + %d = %.0f", ts, D, L - 1, T);
+		predict_set(o, T, true, "Jeon & Kim eq. 2",
+			    "T_s + n T_f + m T_c + n T_r with n = d, T_f = 1, m T_c = L-1: "
+			    "t_s + d + (L-1) + d T_r = %d + %d + %d + %d*%d = %d", ts, D, mu, D, tr, T);
 	else
-		snprintf(formula, len,
-			 "Jeon & Kim eq. 2 on the mesh tree, T_r = 0: t_s + D + (L-1), D = max XY distance "
-			 "from the root = %d: %d + %d + %d = %.0f", D, ts, D, L - 1, T);
-	return T;
-}
-
-static double pb_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	return tb_schedule(p, &pb_ops, text, len);
+		predict_set(o, T, true, DERIVED("pbcast"),
+			    "Jeon & Kim eq. 2 on the mesh's tree, n = D = the largest distance from the "
+			    "root: t_s + D + (L-1) + D T_r = %d + %d + %d + %d*%d = %d", ts, D, mu, D, tr, T);
 }
 
 const struct algorithm algo_pbcast = {
 	.name = "pbcast",
+	.networks = "Q_d; any mesh",
 	.source = "Jeon & Kim, Algorithms A and B",
+	.formula_source = "Jeon & Kim eq. 2; on meshes derived with n = D",
 	.description = "pipelined broadcast: one B message replicated by the routers (MR)",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
 	.all_port = true,
-	.uses_root = true,
-	.supports = pb_supports,
-	.create = pb_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.plan = pb_plan,
 	.predict = pb_predict,
-	.exact = true,
-	.schedule = pb_schedule,
 };

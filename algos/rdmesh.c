@@ -41,9 +41,9 @@ static uint64_t rd_tag(int lo, int hi, bool col)
 	return (uint64_t)lo | (uint64_t)hi << 8 | (col ? RD_COL : 0);
 }
 
-/* Halving on a line: positions of node x's targets, appended to out. */
+/* Halving on a line: node x's targets, appended to its plan from group g on. */
 static int rd_line(const struct algo_params *p, int node, bool col, int lo, int hi,
-		   struct tb_send *out, int n, int max)
+		   struct plan *pl, int *g)
 {
 	const struct topology *t = &p->cfg->topo;
 	int x = col ? mesh_row(t, node) : mesh_col(t, node);
@@ -64,100 +64,69 @@ static int rd_line(const struct algo_params *p, int node, bool col, int lo, int 
 			yhi = lo + h - 1;
 			lo = lo + h;
 		}
-		if (n == max)
+		if (plan_forward(pl, col ? y * t->cols + mesh_col(t, node)
+					 : mesh_row(t, node) * t->cols + y,
+				 (*g)++, false, rd_tag(ylo, yhi, col)))
 			return -1;
-		out[n] = (struct tb_send){
-			.dest = col ? y * t->cols + mesh_col(t, node) : mesh_row(t, node) * t->cols + y,
-			.group = n, .tag = rd_tag(ylo, yhi, col),
-		};
-		n++;
 	}
-	return n;
+	return 0;
 }
 
-static int rdm_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		    int max)
+static int rdm_plan(const struct algo_params *p, int node, const struct receipt *r,
+		    struct plan *pl)
 {
 	const struct topology *t = &p->cfg->topo;
-	int lo = (int)(tag & 0xff), hi = (int)(tag >> 8 & 0xff), n = 0;
+	int g = 0, lo, hi;
+	uint64_t tag;
 
+	/* The root holds its whole row. */
+	if (!tree_turn(p, node, r, rd_tag(0, t->cols - 1, false), &tag))
+		return 0;
+	lo = (int)(tag & 0xff);
+	hi = (int)(tag >> 8 & 0xff);
 	if (!(tag & RD_COL)) {
-		n = rd_line(p, node, false, lo, hi, out, n, max);
-		if (n < 0)
+		if (rd_line(p, node, false, lo, hi, pl, &g))
 			return -1;
 		lo = 0;
 		hi = t->rows - 1;
 	}
-	return rd_line(p, node, true, lo, hi, out, n, max);
+	return rd_line(p, node, true, lo, hi, pl, &g);
 }
 
-static struct tb_ops rdm_ops_for(const struct algo_params *p)
-{
-	/* The root holds its whole row. */
-	struct tb_ops o = { .plan = rdm_plan, .root_tag = rd_tag(0, p->cfg->topo.cols - 1, false) };
-
-	return o;
-}
-
-static int rdm_supports(const struct algo_params *p, char *err, size_t len)
-{
-	return algo_need_mesh(p, "rdmesh", err, len);
-}
-
-static void *rdm_create(const struct algo_params *p)
-{
-	struct tb_ops o = rdm_ops_for(p);
-
-	return tb_create(p, &o);
-}
-
-static double rdm_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	struct tb_ops o = rdm_ops_for(p);
-
-	return tb_schedule(p, &o, text, len);
-}
-
-static double rdm_predict(const struct algo_params *p, char *formula, size_t len)
+static void rdm_predict(const struct algo_params *p, const struct schedule_result *s,
+			struct prediction *o)
 {
 	const struct topology *t = &p->cfg->topo;
-	int r = t->rows, c = t->cols, ts = p->cfg->startup, L = p->flits;
+	int r = t->rows, c = t->cols, ts = p->cfg->startup, mu = algo_mu(p);
 	int lr = algo_ceil_log2((unsigned)r), lc = algo_ceil_log2((unsigned)c);
-	double seed = (double)(lr + lc) * (ts + L);
-	char text[256];
 
 	if (algo_is_pow2(r) && algo_is_pow2(c)) {
-		double T = (double)(lr + lc) * (ts + L - 1) + (r - 1) + (c - 1);
+		int T = (lr + lc) * (ts + mu) + (r - 1) + (c - 1);
 
-		snprintf(formula, len,
-			 "log2(p)*(t_s+L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %.0f "
-			 "[Grama et al. 4.1: (t_s + m t_w) log p = %.0f]", lr + lc, ts + L - 1, r - 1, c - 1,
-			 T, seed);
-		return T;
+		predict_set(o, T, true, DERIVED("rdmesh"),
+			    "log2(p)(t_s + L-1) + (r-1) + (c-1) = %d*%d + %d + %d = %d", lr + lc, ts + mu,
+			    r - 1, c - 1, T);
+		predict_published(o, (double)(lr + lc) * (ts + mu), "Grama et al. 4.1, (t_s + t_w m) log p",
+				  "(t_s + t_w m) log p = (%d + %d) * %d = %d", ts, mu, lr + lc,
+				  (lr + lc) * (ts + mu));
+		return;
 	}
-	{
-		double T = rdm_schedule(p, text, sizeof(text));
-
-		snprintf(formula, len, "%s [Barnett et al. separated dims: (ceil(log r)+ceil(log c))"
-			 "(alpha + n beta) = %.0f]", text, seed);
-		return T;
-	}
+	predict_schedule(o, s, true, DERIVED("rdmesh"));
+	predict_published(o, (double)(lr + lc) * (ts + mu),
+			  "Barnett et al., separated dimensions",
+			  "(ceil(log r) + ceil(log c))(alpha + n beta) = %d*(%d + %d) = %d", lr + lc, ts,
+			  mu, (lr + lc) * (ts + mu));
 }
 
 const struct algorithm algo_rdmesh = {
 	.name = "rdmesh",
+	.networks = "any mesh",
 	.source = "Grama et al. 4.1.1-4.1.2, recursive doubling on a mesh",
+	.formula_source = "Grama et al. 4.1 (t_s + t_w m) log p, Barnett et al. separated dimensions; exact: derived",
 	.description = "recursive doubling farthest-first along the root's row, then in every column",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_MESH,
 	.all_port = false,
-	.uses_root = true,
-	.supports = rdm_supports,
-	.create = rdm_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.plan = rdm_plan,
 	.predict = rdm_predict,
-	.exact = true,
-	.schedule = rdm_schedule,
 };

@@ -7,7 +7,9 @@
 #include "algos.h"
 
 extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_irham,
-	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast;
+	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast,
+	algo_standexch, algo_rowcol, algo_linexch1, algo_linexch2, algo_binexch, algo_quadexch,
+	algo_quadexchh;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -16,11 +18,18 @@ const struct algorithm *const algorithms[] = {
 	&algo_hk,
 	&algo_irham,
 	&algo_irhamsf,
-	&algo_direx,
 	&algo_rdmesh,
 	&algo_mstnaive,
 	&algo_mstcf,
 	&algo_rsbcast,
+	&algo_direx,
+	&algo_standexch,
+	&algo_rowcol,
+	&algo_linexch1,
+	&algo_linexch2,
+	&algo_binexch,
+	&algo_quadexch,
+	&algo_quadexchh,
 	NULL,
 };
 
@@ -30,4 +39,14 @@ const struct algorithm *algo_find(const char *name)
 		if (strcmp(algorithms[k]->name, name) == 0)
 			return algorithms[k];
 	return NULL;
+}
+
+const char *collective_kind_name(enum collective_kind k)
+{
+	static const char *const names[] = {
+		[COLL_ONE_TO_ALL] = "one-to-all", [COLL_AAS] = "AAS", [COLL_AAB] = "AAB",
+		[COLL_REDUCE] = "reduction",
+	};
+
+	return k <= COLL_REDUCE ? names[k] : "?";
 }

@@ -36,14 +36,19 @@ static uint64_t rs_tag(int lo, int hi)
 	return (uint64_t)lo | (uint64_t)hi << 12;
 }
 
-static int rs_plan(const struct algo_params *p, int node, uint64_t tag, struct tb_send *out,
-		   int max)
+static int rs_plan(const struct algo_params *p, int node, const struct receipt *r,
+		   struct plan *pl)
 {
-	int lo = (int)(tag & 0xfff), hi = (int)(tag >> 12 & 0xfff), R = p->root, x = node, n = 0;
+	int R = p->root, x = node, lo, hi;
+	uint64_t tag;
 
+	if (!tree_turn(p, node, r, rs_tag(0, p->cfg->topo.nodes - 1), &tag))
+		return 0;
+	lo = (int)(tag & 0xfff);
+	hi = (int)(tag >> 12 & 0xfff);
 	if ((x < R && x != lo) || (x > R && x != hi) || x < lo || x > hi)
-		return -1;	/* cannot happen: a holder is at the end facing away from R */
-	while (hi > lo) {
+		return plan_fail(pl, "holds [%d, %d], not at the end facing away from the root", lo, hi);
+	for (int g = 0; hi > lo; g++) {
 		int h = (hi - lo + 2) / 2, y;
 		uint64_t ytag;
 
@@ -58,65 +63,33 @@ static int rs_plan(const struct algo_params *p, int node, uint64_t tag, struct t
 			ytag = rs_tag(lo, lo + h - 1);
 			lo = lo + h;
 		}
-		if (n == max)
+		if (plan_forward(pl, y, g, false, ytag))
 			return -1;
-		out[n] = (struct tb_send){ .dest = y, .group = n, .tag = ytag };
-		n++;
 	}
-	return n;
+	return 0;
 }
 
-static struct tb_ops rs_ops_for(const struct algo_params *p)
+static void rs_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
 {
-	struct tb_ops o = { .plan = rs_plan, .root_tag = rs_tag(0, p->cfg->topo.nodes - 1) };
+	int steps = algo_ceil_log2((unsigned)p->cfg->topo.nodes), ts = p->cfg->startup;
+	int mu = algo_mu(p);
 
-	return o;
-}
-
-static int rs_supports(const struct algo_params *p, char *err, size_t len)
-{
-	return algo_need_mesh(p, "rsbcast", err, len);
-}
-
-static void *rs_create(const struct algo_params *p)
-{
-	struct tb_ops o = rs_ops_for(p);
-
-	return tb_create(p, &o);
-}
-
-static double rs_schedule(const struct algo_params *p, char *text, size_t len)
-{
-	struct tb_ops o = rs_ops_for(p);
-
-	return tb_schedule(p, &o, text, len);
-}
-
-static double rs_predict(const struct algo_params *p, char *formula, size_t len)
-{
-	int steps = algo_ceil_log2((unsigned)p->cfg->topo.nodes);
-	char text[200];
-	double T = rs_schedule(p, text, sizeof(text));
-
-	snprintf(formula, len, "%s [Barnett et al.: ceil(log p)*(alpha + n*beta) = %d*(%d + %d) = %d]",
-		 text, steps, p->cfg->startup, p->flits, steps * (p->cfg->startup + p->flits));
-	return T;
+	predict_schedule(o, s, true, DERIVED("rsbcast"));
+	predict_published(o, (double)steps * (ts + mu), "Barnett et al., RSbcast",
+			  "ceil(log p)(alpha + n beta) = %d*(%d + %d) = %d", steps, ts, mu,
+			  steps * (ts + mu));
 }
 
 const struct algorithm algo_rsbcast = {
 	.name = "rsbcast",
+	.networks = "any mesh",
 	.source = "Barnett et al., RSbcast",
+	.formula_source = "Barnett et al. ceil(log p)(alpha + n beta); exact: the schedule, derived",
 	.description = "recursive splitting of the linearised mesh, conflict-free under XY routing",
+	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_MESH,
 	.all_port = false,
-	.uses_root = true,
-	.supports = rs_supports,
-	.create = rs_create,
-	.destroy = tb_destroy,
-	.start = tb_start,
-	.event = tb_event,
-	.check = tb_check,
+	.plan = rs_plan,
 	.predict = rs_predict,
-	.exact = true,
-	.schedule = rs_schedule,
 };

@@ -12,6 +12,8 @@
 #include <strings.h>
 
 #include "bcast_gate.h"
+#include "number.h"
+#include "textfile.h"
 
 struct trace {
 	struct trace_entry *e;
@@ -45,26 +47,19 @@ static int fail(struct reader *r, const char *fmt, ...)
 	return -1;
 }
 
-/* A whole decimal number in lo..hi; what names the field in a message. */
+/* A whole decimal number in lo..hi (util/number.h); what names the field in a message. */
 static int number(struct reader *r, const char *tok, const char *what, uint64_t lo,
 		  uint64_t hi, uint64_t *out)
 {
-	char *end;
-	unsigned long long v;
+	enum number_status st;
+	char msg[256];
 
 	if (!tok)
 		return fail(r, "missing %s", what);
-	if (*tok < '0' || *tok > '9')
-		return fail(r, "%s '%s' is not a whole number", what, tok);
-	errno = 0;
-	v = strtoull(tok, &end, 10);
-	if (*end)
-		return fail(r, "%s '%s' is not a whole number", what, tok);
-	if (errno || v < lo || v > hi)
-		return fail(r, "%s %s is out of range %llu..%llu", what, tok,
-			    (unsigned long long)lo, (unsigned long long)hi);
-	*out = v;
-	return 0;
+	st = number_uint(tok, lo, hi, out);
+	if (st == NUMBER_OK)
+		return 0;
+	return fail(r, "%s", number_uint_message(st, what, tok, lo, hi, msg, sizeof(msg)));
 }
 
 static int node(struct reader *r, const char *tok, const char *what, int *out)
@@ -171,41 +166,50 @@ static int append(struct trace *tr, const struct trace_entry *e)
 	return 0;
 }
 
-struct trace *trace_load(const char *path, const struct topology *t, char *err, size_t errlen)
+struct trace *trace_parse(const char *name, const char *text, size_t len,
+			  const struct topology *t, char *err, size_t errlen)
 {
-	struct reader r = { .path = path, .topo = t, .err = err, .errlen = errlen };
+	struct reader r = { .path = name, .topo = t, .err = err, .errlen = errlen };
+	struct text_lines lines;
 	struct trace *tr;
-	FILE *f;
+	const char *start;
 	char *buf = NULL;
-	size_t cap = 0;
-	ssize_t len;
-	int rc = 0;
+	size_t n, cap = 0;
+	int rc = 0, got;
 
-	f = fopen(path, "r");
-	if (!f) {
-		snprintf(err, errlen, "%s: cannot read the trace: %s", path, strerror(errno));
-		return NULL;
-	}
 	tr = calloc(1, sizeof(*tr));
 	if (!tr) {
-		fclose(f);
-		snprintf(err, errlen, "%s: out of memory", path);
+		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	bcast_gate_init(&tr->gate);
-	while ((len = getline(&buf, &cap, f)) >= 0) {
+	text_lines_init(&lines, text, len);
+	while ((got = text_next_line(&lines, &start, &n)) != 0) {
 		struct trace_entry e;
 		char *hash;
 
+		r.line = lines.line;
+		if (got < 0) {
+			rc = fail(&r, "contains a NUL byte (not a text file?)");
+			break;
+		}
 		if (r.line == INT32_MAX) {
 			rc = fail(&r, "too many lines");
 			break;
 		}
-		r.line++;
-		if (strlen(buf) != (size_t)len) {
-			rc = fail(&r, "contains a NUL byte (not a text file?)");
-			break;
+		if (n + 1 > cap) {
+			char *p = realloc(buf, n + 1);
+
+			if (!p) {
+				rc = -1;
+				snprintf(err, errlen, "out of memory");
+				break;
+			}
+			buf = p;
+			cap = n + 1;
 		}
+		memcpy(buf, start, n);
+		buf[n] = '\0';
 		hash = strchr(buf, '#');
 		if (hash)
 			*hash = '\0';
@@ -221,21 +225,40 @@ struct trace *trace_load(const char *path, const struct topology *t, char *err, 
 			break;
 		}
 		if (append(tr, &e)) {
-			rc = fail(&r, "out of memory");
+			rc = -1;
+			snprintf(err, errlen, "out of memory");
 			break;
 		}
 		rc = 0;
 	}
-	if (rc == 0 && ferror(f))
-		rc = -1, snprintf(err, errlen, "%s: cannot read the trace: %s", path, strerror(errno));
 	if (rc == 0 && tr->n == 0)
-		rc = -1, snprintf(err, errlen, "%s: the trace has no messages", path);
+		rc = -1, snprintf(err, errlen, "%s: the trace has no messages", name);
 	free(buf);
-	fclose(f);
 	if (rc) {
 		trace_destroy(tr);
 		return NULL;
 	}
+	return tr;
+}
+
+struct trace *trace_load(const char *path, const struct topology *t, char *err, size_t errlen)
+{
+	struct trace *tr;
+	char *text;
+	size_t len;
+
+	if (text_read(path, TRACE_MAX_BYTES, &text, &len)) {
+		if (errno == ENOMEM)
+			snprintf(err, errlen, "out of memory");
+		else if (errno == EFBIG)
+			snprintf(err, errlen, "%s: the trace is larger than %llu bytes", path,
+				 (unsigned long long)TRACE_MAX_BYTES);
+		else
+			snprintf(err, errlen, "%s: cannot read the trace: %s", path, strerror(errno));
+		return NULL;
+	}
+	tr = trace_parse(path, text, len, t, err, errlen);
+	free(text);
 	return tr;
 }
 

@@ -21,6 +21,7 @@
 
 #define TRACE_MAX_FLITS (1 << 20)
 #define TRACE_MAX_CYCLE 100000000ull	/* a line's cycle; the model does not skip idle cycles */
+#define TRACE_MAX_BYTES (1ull << 30)	/* the largest trace file read */
 
 struct trace_entry {
 	int line;		/* line number in the file, from 1 */
@@ -37,9 +38,13 @@ struct trace;
 
 /*
  * Read and check a trace for topology t.  On error, NULL and one line into err:
- * "FILE:LINE: what is wrong" (or "FILE: ..." for the file as a whole).
+ * "FILE:LINE: what is wrong" (or "FILE: ..." for the file as a whole), or exactly
+ * "out of memory".  Lines end with LF, CR LF or CR (util/textfile.h).
  */
 struct trace *trace_load(const char *path, const struct topology *t, char *err, size_t errlen);
+/* The same for a trace in memory (len bytes; name in messages): the fuzzers' entry. */
+struct trace *trace_parse(const char *name, const char *text, size_t len,
+			  const struct topology *t, char *err, size_t errlen);
 void trace_destroy(struct trace *tr);
 
 int trace_count(const struct trace *tr);

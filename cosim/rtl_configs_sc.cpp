@@ -19,12 +19,12 @@ struct Config {
     topo_kind kind;
     int dim, rows, cols;
     bool all_port;
-    int depth, width, bug;
+    int depth, width, tr, bug;
     std::unique_ptr<RtlNetwork> (*make)(const struct sim_config&);
 };
 
-#define WC_SC_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, BUG)                     \
-    {#CLS, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, BUG,                              \
+#define WC_SC_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, BUG)                 \
+    {#CLS, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, BUG,                          \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new SystemCNetwork<CLS>(c)); }},
 
 const Config configs[] = {
@@ -44,8 +44,9 @@ std::string topology_of(const Config& c)
 std::string describe(const Config& c)
 {
     char b[160];
-    snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, SystemC network top%s",
+    snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, %sSystemC network top%s",
              c.all_port ? "all-port" : "one-port", c.depth, c.width,
+             c.tr ? ("replication cost " + std::to_string(c.tr) + ", ").c_str() : "",
              c.bug ? (" with injected bug " + std::to_string(c.bug)).c_str() : "");
     return topology_of(c) + b;
 }
@@ -53,7 +54,7 @@ std::string describe(const Config& c)
 bool matches(const Config& c, const struct sim_config& cfg, const RtlChoice& ch)
 {
     if (c.kind != cfg.topo.kind || c.all_port != cfg.all_port || c.depth != cfg.buffer_depth ||
-        c.width != cfg.payload_width || c.bug != ch.inject_bug)
+        c.width != cfg.payload_width || c.tr != cfg.replication_cost || c.bug != ch.inject_bug)
         return false;
     if (c.kind == TOPO_HYPERCUBE) return c.dim == cfg.topo.dim;
     return c.rows == cfg.topo.rows && c.cols == cfg.topo.cols;
@@ -69,7 +70,8 @@ std::string short_name(const struct sim_config& cfg, int bug)
     char name[64];
     std::string s = std::string(topology_name(&cfg.topo, name, sizeof(name))) +
                     (cfg.all_port ? " all-port" : " one-port") + " depth " +
-                    std::to_string(cfg.buffer_depth) + " width " + std::to_string(cfg.payload_width);
+                    std::to_string(cfg.buffer_depth) + " width " + std::to_string(cfg.payload_width) +
+                    (cfg.replication_cost ? " T_r " + std::to_string(cfg.replication_cost) : "");
     return bug ? s + " bug " + std::to_string(bug) : s;
 }
 
@@ -84,6 +86,7 @@ std::string short_name(const Config& c)
     cfg.all_port = c.all_port;
     cfg.buffer_depth = c.depth;
     cfg.payload_width = c.width;
+    cfg.replication_cost = c.tr;
     return short_name(cfg, c.bug);
 }
 

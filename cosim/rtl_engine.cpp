@@ -50,7 +50,8 @@ public:
         n_out_ = ports_ + channels_;
         fw_ = cfg.payload_width + 2;
         if (cosim_) {
-            router_params p = {&cfg_.topo, cfg.all_port, cfg.buffer_depth, cfg.payload_width};
+            router_params p;
+            sim_config_router_params(&cfg_, &p);
             model_ = network_create(&p);
         }
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);

@@ -96,6 +96,18 @@ static inline void send(struct router *r, struct xbar *x, int i, flit_t f, uint3
 }
 
 /*
+ * 5. A broadcast head granted a set with a link output pays the replication cost
+ * T_r: the router replicates the message and forwards it.
+ */
+static inline bool charged(const struct router *r, flit_t head, uint32_t req)
+{
+	uint32_t links = (1u << r->n_ports) - 1;
+
+	return r->params->replication_cost > 0 && (flit_payload(head) & 1u) == HDR_B &&
+	       (req & links) != 0;
+}
+
+/*
  * Heads that wait for outputs (the inputs in heads, their flits in hol): 3. route
  * computation; 4. all-or-nothing allocation in rotating priority from
  * rr = cycle mod NIn: a head gets its whole output set in one cycle, or nothing
@@ -132,6 +144,12 @@ start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *h
 			taken |= req;
 			granted |= 1u << i;
 			r->msg_head[i] = hol[i];
+			if (charged(r, hol[i], req)) {
+				/* 5. Held from the grant on: no move in this cycle (step 6). */
+				r->charge_d |= 1u << i;
+				r->hold_busy = true;
+				continue;
+			}
 			send(r, x, i, hol[i], req, ready);
 		}
 	r->routed &= ~granted;
@@ -183,7 +201,9 @@ void router_eval(struct router *r, uint64_t cycle)
 		uint32_t outs = r->in[i].route_q;
 
 		if (outs) {
-			send(r, &x, i, f, outs, ready);
+			/* 6. An input in its replication hold does not move. */
+			if (!r->in[i].hold_q)
+				send(r, &x, i, f, outs, ready);
 		} else if (flit_is_head(f)) {
 			hol[i] = f;
 			heads |= 1u << i;
@@ -229,6 +249,31 @@ static __attribute__((noinline)) void commit_routes(struct router *r)
 		r->owned_q &= ~r->in[i].route_q;
 		r->in[i].route_q = 0;
 	}
+}
+
+/*
+ * 12. Replication hold: the holds count down; a head charged this cycle waits T_r - 1
+ * more cycles.  (A charged input held nothing before: it was waiting for a grant.)
+ */
+static __attribute__((noinline)) void commit_holds(struct router *r)
+{
+	uint32_t m;
+
+	for (m = r->holding; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		if (--r->in[i].hold_q == 0)
+			r->holding &= ~(1u << i);
+	}
+	for (m = r->charge_d; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		r->in[i].hold_q = (uint8_t)(r->params->replication_cost - 1);
+		if (r->in[i].hold_q)
+			r->holding |= 1u << i;
+	}
+	r->charge_d = 0;
+	r->hold_busy = r->holding != 0;
 }
 
 /* 10. FIFO pops and pushes (a pushed flit is already in its slot). */
@@ -291,6 +336,8 @@ void router_commit(struct router *r)
 		commit_fifos(r, popped);
 	if (r->out_valid_d ^ r->credit_arrived_d)
 		commit_credits(r);
+	if (r->hold_busy)
+		commit_holds(r);
 
 	/* Output registers: out_flit loads only when a flit is sent. */
 	for (m = r->out_valid_d; m; m &= m - 1) {

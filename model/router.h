@@ -26,7 +26,10 @@ struct router_params {
 	bool all_port;
 	int buffer_depth;	/* flits per input FIFO, >= 2 */
 	int payload_width;	/* W */
+	int replication_cost;	/* T_r, 0..ROUTER_MAX_REPLICATION_COST (section 7, step 5) */
 };
+
+#define ROUTER_MAX_REPLICATION_COST 255
 
 /*
  * Per-port state is kept port by port, so that a port that moves a flit touches one
@@ -46,6 +49,7 @@ struct router_input {
 	uint32_t req;		/* route of the head waiting here, once computed */
 	uint8_t rd_ptr;		/* FIFO read pointer */
 	uint8_t count;		/* flits in the FIFO */
+	uint8_t hold_q;		/* cycles the granted broadcast head must still wait */
 } __attribute__((aligned(32)));
 
 /* One output port o. */
@@ -60,6 +64,7 @@ struct router {
 	uint32_t credit_in[2];
 	bool on_list[2];	/* the network's: on the work list of cycle c (slot c & 1) */
 	bool conflict_now;	/* a head waited for an owned output this cycle */
+	bool hold_busy;		/* some input holds or was charged (T_r > 0 only) */
 
 	/* Registers kept as bit masks over the ports. */
 	uint32_t nonempty;		/* bit i: in[i].count > 0 (derived, for speed) */
@@ -104,6 +109,13 @@ struct router {
 
 	flit_t *msg_head;	/* model only, n_in: head of each message, for deadlock reports */
 	uint64_t conflict_cycles;	/* statistics: cycles where a head waited */
+
+	/*
+	 * Replication hold (T_r > 0 only; section 7, steps 5 and 12).  hold_q itself is
+	 * per input (in[i].hold_q); these masks say which inputs to visit.
+	 */
+	uint32_t holding;	/* bit i: in[i].hold_q != 0 */
+	uint32_t charge_d;	/* inputs whose head was charged T_r at its grant */
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */

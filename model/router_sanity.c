@@ -41,9 +41,12 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 {
 	uint32_t in_mask = low_bits(r->n_in), out_mask = low_bits(r->n_out);
 
-	if ((r->nonempty | r->credit_out_q) & ~in_mask)
+	if ((r->nonempty | r->credit_out_q | r->holding) & ~in_mask)
 		return fail(r, err, errlen, "input bits 0x%x beyond the %d inputs",
-			    (r->nonempty | r->credit_out_q) & ~in_mask, r->n_in);
+			    (r->nonempty | r->credit_out_q | r->holding) & ~in_mask, r->n_in);
+	if (r->hold_busy != (r->holding != 0))
+		return fail(r, err, errlen, "hold_busy is %d with holding 0x%x", r->hold_busy,
+			    r->holding);
 	if ((r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask)
 		return fail(r, err, errlen, "output bits 0x%x beyond the %d outputs",
 			    (r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask, r->n_out);
@@ -60,6 +63,13 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 		if ((r->nonempty >> i & 1) != (in->count > 0))
 			return fail(r, err, errlen, "nonempty bit %d is %u but input %d holds %d flits",
 				    i, r->nonempty >> i & 1, i, in->count);
+		if ((r->holding >> i & 1) != (in->hold_q != 0))
+			return fail(r, err, errlen, "holding bit %d is %u but input %d holds for %d cycles",
+				    i, r->holding >> i & 1, i, in->hold_q);
+		if (in->hold_q && (in->hold_q >= r->params->replication_cost || !in->route_q))
+			return fail(r, err, errlen, "input %d holds for %d cycles (T_r = %d) with "
+				    "route_q 0x%x", i, in->hold_q, r->params->replication_cost,
+				    in->route_q);
 		/* An input with no message in progress waits with a head or nothing. */
 		if (!in->route_q && in->count &&
 		    !flit_is_head(r->fifo[i * r->depth + in->rd_ptr]))
@@ -180,7 +190,7 @@ int network_sanity(const struct network *n, const int *nodes, int count, char *e
 		 * such an event were evaluated, so checking the links of these ports of the
 		 * routers evaluated covers every link that changed.
 		 */
-		uint32_t ins = r->push_d | r->move_d | r->grant_d | r->release_d;
+		uint32_t ins = r->push_d | r->move_d | r->grant_d | r->release_d | r->holding;
 		uint32_t outs = r->out_valid_d | r->credit_arrived_d;
 
 		/*

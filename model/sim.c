@@ -53,8 +53,9 @@ void sim_config_defaults(struct sim_config *c)
 
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 {
-	if (c->buffer_depth < 2 || c->buffer_depth > 64) {
-		snprintf(err, errlen, "buffer depth %d out of range 2..64", c->buffer_depth);
+	if (c->buffer_depth < SIM_MIN_BUFFER_DEPTH || c->buffer_depth > SIM_MAX_BUFFER_DEPTH) {
+		snprintf(err, errlen, "buffer depth %d out of range %d..%d", c->buffer_depth,
+			 SIM_MIN_BUFFER_DEPTH, SIM_MAX_BUFFER_DEPTH);
 		return -1;
 	}
 	if (c->payload_width < FLIT_MIN_PAYLOAD || c->payload_width > FLIT_MAX_PAYLOAD) {
@@ -62,13 +63,25 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 			 FLIT_MIN_PAYLOAD, FLIT_MAX_PAYLOAD);
 		return -1;
 	}
-	if (c->startup < 1 || c->startup > 1000000) {
-		snprintf(err, errlen, "start-up cost %d out of range 1..1000000 (t_s includes the "
-			 "cycle the source router switches the head)", c->startup);
+	if (c->startup < SIM_MIN_STARTUP) {
+		snprintf(err, errlen, "start-up cost %d below %d (t_s includes the cycle the "
+			 "source router switches the head)", c->startup, SIM_MIN_STARTUP);
+		return -1;
+	}
+	if (c->replication_cost < 0 || c->replication_cost > ROUTER_MAX_REPLICATION_COST) {
+		snprintf(err, errlen, "replication cost %d out of range 0..%d", c->replication_cost,
+			 ROUTER_MAX_REPLICATION_COST);
 		return -1;
 	}
 	if (c->watchdog < 1) {
 		snprintf(err, errlen, "watchdog must be at least 1 cycle");
+		return -1;
+	}
+	/* A replication hold is T_r cycles in which nothing moves: not a deadlock. */
+	if (c->watchdog <= (uint64_t)c->replication_cost) {
+		snprintf(err, errlen, "watchdog %llu must be longer than the replication cost %d "
+			 "(a router holds a broadcast head that long)",
+			 (unsigned long long)c->watchdog, c->replication_cost);
 		return -1;
 	}
 	if (c->sink_stall < 0 || c->sink_stall >= 1) {
@@ -81,6 +94,14 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 		return -1;
 	}
 	return 0;
+}
+
+void sim_config_router_params(const struct sim_config *c, struct router_params *p)
+{
+	*p = (struct router_params){
+		.topo = &c->topo, .all_port = c->all_port, .buffer_depth = c->buffer_depth,
+		.payload_width = c->payload_width, .replication_cost = c->replication_cost,
+	};
 }
 
 /* ---- the C model as an engine ---- */
@@ -188,10 +209,7 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 		return NULL;
 	}
 	s->cfg = *c;
-	s->params.topo = &s->cfg.topo;
-	s->params.all_port = c->all_port;
-	s->params.buffer_depth = c->buffer_depth;
-	s->params.payload_width = c->payload_width;
+	sim_config_router_params(&s->cfg, &s->params);
 	s->channels = c->all_port ? c->topo.ports : 1;
 	s->ni = ni_create(c->topo.nodes, s->channels, c->buffer_depth, c->startup,
 			  c->sink_stall, c->seed);

@@ -24,12 +24,23 @@
 
 struct sim;
 
+/*
+ * The model's own limits (docs/microarchitecture.md section 1); the command line's
+ * ranges are derived from them (src/options.def).  A FIFO needs two slots for the
+ * credit round trip; 64 bounds the credit counters (uint8_t here, CredW bits in the
+ * RTL).  t_s includes the cycle the source router switches the head.
+ */
+#define SIM_MIN_BUFFER_DEPTH 2
+#define SIM_MAX_BUFFER_DEPTH 64
+#define SIM_MIN_STARTUP 1
+
 struct sim_config {
 	struct topology topo;
 	bool all_port;
-	int buffer_depth;		/* >= 2 */
-	int payload_width;		/* 32..62 */
-	int startup;			/* t_s >= 1 */
+	int buffer_depth;		/* SIM_MIN_BUFFER_DEPTH..SIM_MAX_BUFFER_DEPTH */
+	int payload_width;		/* FLIT_MIN_PAYLOAD..FLIT_MAX_PAYLOAD */
+	int replication_cost;		/* T_r, 0..ROUTER_MAX_REPLICATION_COST (section 7, step 5) */
+	int startup;			/* t_s >= SIM_MIN_STARTUP */
 	uint64_t watchdog;		/* cycles without progress before a deadlock report */
 	uint64_t max_cycles;		/* 0 = no limit */
 	double sink_stall;		/* probability that a sink stalls in a cycle, 0..1 */
@@ -37,8 +48,10 @@ struct sim_config {
 };
 
 void sim_config_defaults(struct sim_config *c);
-/* Check a configuration; on error, one line into err and -1. */
+/* Check the model's invariants of a configuration; on error, one line into err and -1. */
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
+/* The routers' parameters of a configuration (p->topo points into c). */
+void sim_config_router_params(const struct sim_config *c, struct router_params *p);
 
 /* One message as sent. */
 struct message {

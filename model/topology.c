@@ -7,10 +7,11 @@
  */
 #include "topology.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "number.h"
 
 static int lowest_set_bit(unsigned x)
 {
@@ -53,19 +54,16 @@ int topology_init_mesh(struct topology *t, int rows, int cols, char *err, size_t
 	return 0;
 }
 
-/* Parse a whole decimal number; rejects signs, blanks and trailing garbage. */
+/* A dimension or a side: util/number.h's whole number, kept small enough for an int. */
 static int parse_count(const char *s, size_t n, int *out)
 {
-	long v = 0;
+	uint64_t v;
+	enum number_status st = number_uint_n(s, n, 0, 1000000, &v);
 
-	if (n == 0 || n > 6)
+	if (st == NUMBER_SYNTAX)
 		return -1;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			return -1;
-		v = v * 10 + (s[i] - '0');
-	}
-	*out = (int)v;
+	/* Too large: let the range check name it. */
+	*out = st == NUMBER_OK ? (int)v : 1000000;
 	return 0;
 }
 

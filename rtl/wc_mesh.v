@@ -32,6 +32,8 @@ module wc_mesh #(
   parameter integer AllPort      = 1,  // 1 = all-port (J = E = 4), 0 = one-port (J = E = 1)
   parameter integer BufferDepth  = 4,  // flits per input FIFO and initial credits, 2..64
   parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
+  // T_r: cycles a replicating broadcast head is held in every router, 0..255 (wc_router)
+  parameter integer ReplicationCost = 0,
   parameter integer InjectBug    = 0   // deliberate fault in every router (wc_router); 0 = none
 ) (
   input                                                           clk_i,
@@ -101,8 +103,9 @@ module wc_mesh #(
           .Cols         (Cols),
           .AllPort      (AllPort),
           .BufferDepth  (BufferDepth),
-          .PayloadWidth (PayloadWidth),
-          .InjectBug    (InjectBug)
+          .PayloadWidth    (PayloadWidth),
+          .ReplicationCost (ReplicationCost),
+          .InjectBug       (InjectBug)
         ) u_router (
           .clk_i         (clk_i),
           .rst_ni        (rst_ni),

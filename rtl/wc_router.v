@@ -6,6 +6,12 @@
 // Per-hop latency is one cycle: link input -> route -> allocation -> crossbar -> output
 // register. Every output of the module comes straight from a register.
 //
+// Replication cost (section 7, steps 5 and 12). With ReplicationCost = T_r > 0, a
+// broadcast head granted a set that holds a link output does not move in the cycle of
+// its grant nor in the T_r - 1 cycles after it (a down-counter hold_q per input, loaded
+// at the grant); its outputs stay owned meanwhile. With ReplicationCost = 0 (the
+// default) the counter and its logic are not generated.
+//
 // Port numbering (section 3). P external ports (P = Dim on the hypercube, 4 on the mesh:
 // E=0, W=1, N=2, S=3), J injection and E ejection channels (J = E = P all-port, 1
 // one-port). Router input ports 0..P-1 are the link inputs, P..P+J-1 the injection
@@ -65,6 +71,10 @@
 //   6  output released before the tail: an input whose head of line is a tail no longer
 //      counts as owning its outputs in the allocation, so another head can be granted
 //      them while (or before) the tail crosses.
+//   7  replication hold one cycle too long: hold_q is loaded with ReplicationCost
+//      instead of ReplicationCost - 1, so a replicating head waits T_r + 1 cycles
+//      (no effect with ReplicationCost = 0).
+
 `include "wc_assert.vh"
 `include "wc_defs.vh"
 
@@ -76,6 +86,8 @@ module wc_router #(
   parameter integer AllPort      = 1,  // 1 = all-port (J = E = P), 0 = one-port (J = E = 1)
   parameter integer BufferDepth  = 4,  // flits per input FIFO and initial credits, 2..64
   parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
+  // T_r: cycles a replicating broadcast head is held (section 7, step 5), 0..255
+  parameter integer ReplicationCost = 0,
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct router
 ) (
   input                                                   clk_i,
@@ -139,6 +151,7 @@ module wc_router #(
   wire [NIn-1:0]      fifo_full;      // count[i] == BufferDepth
   wire [NIn*FW-1:0]   fifo_head;      // fifo[i][rd_ptr]
   wire [NIn-1:0]      hol_tail;       // is_tail(hol_flit[i])
+  wire [NIn-1:0]      hol_b;          // hdr_type(hol_flit[i]) == B (meaningful for a head)
   wire [NIn*NOut-1:0] route_mask;     // route(hol_flit[i], i); zero unless a head
   wire [NIn-1:0]      owns;           // input i's route_q counts as taken (step 4)
   reg  [NIn-1:0]      move;           // step 6
@@ -193,6 +206,7 @@ module wc_router #(
       assign hol_lo       = nonempty ? head[`WC_FLIT_ROUTE_BITS-1:0]
                                      : in_flit[`WC_FLIT_ROUTE_BITS-1:0];
       assign hol_tail[gi] = hol_lo[`WC_FLIT_TAIL_BIT];
+      assign hol_b[gi]    = (hol_lo[`WC_FLIT_TYPE_BIT] == `WC_HDR_TYPE_B);
 
       wc_route #(
         .Topology     (Topology),
@@ -322,6 +336,39 @@ module wc_router #(
     end
   end
 
+  // Steps 5 and 12: the replication hold. hold[i]: input i may not move this cycle.
+  wire [NIn-1:0] hold;
+  generate
+    if (ReplicationCost > 0) begin : gen_hold
+      localparam integer HoldW = $clog2(ReplicationCost + 1);
+      // Cycles still to wait after the grant cycle (InjectBug 7: one too many).
+      localparam integer HoldCycles = (InjectBug == 7) ? ReplicationCost : ReplicationCost - 1;
+      localparam [HoldW-1:0] HoldLoad = HoldCycles[HoldW-1:0];
+      genvar gh;
+      for (gh = 0; gh < NIn; gh = gh + 1) begin : gen_input_hold
+        reg  [HoldW-1:0] hold_q;
+        // A broadcast head granted now with a link output: the router replicates and
+        // forwards it, and holds it from this cycle on.
+        wire             charge = grant[gh] & hol_b[gh] & (|req[gh*NOut +: P]);
+        wire             counting = (hold_q != {HoldW{1'b0}});
+        wire [HoldW-1:0] hold_d = charge   ? HoldLoad :
+                                  counting ? hold_q - 1'b1 : {HoldW{1'b0}};
+        always @(posedge clk_i or negedge rst_ni) begin
+          if (!rst_ni) begin
+            hold_q <= {HoldW{1'b0}};
+          end else begin
+            hold_q <= hold_d;
+          end
+        end
+        assign hold[gh] = charge | counting;
+      end
+    end else begin : gen_no_hold
+      assign hold = {NIn{1'b0}};
+      // Without a replication cost the header type plays no part here.
+      wire unused_hol_b = ^hol_b;
+    end
+  endgenerate
+
   // Steps 5, 6, 9 and the control of step 7, input by input: the current route, the
   // move, the next route and, per output, the input whose flit it loads (xbar_sel). At
   // most one input owns an output (with InjectBug 6 the last one wins).
@@ -344,8 +391,9 @@ module wc_router #(
         // Step 5.
         cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
         route_d[mi*NOut +: NOut] = cur_m;
-        // Step 6: leave once towards all outputs of the message, or not at all.
-        if ((cur_m & ~ready) == {NOut{1'b0}}) begin
+        // Step 6: leave once towards all outputs of the message, or not at all, and
+        // not during a replication hold.
+        if ((cur_m & ~ready) == {NOut{1'b0}} && !hold[mi]) begin
           move[mi]    = 1'b1;
           out_valid_d = out_valid_d | cur_m;
           // Step 9: the tail releases the route.

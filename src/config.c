@@ -1,177 +1,117 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * config.c - configuration files through inih.  inih's handler does not get line
- * numbers (Debian builds it without INI_HANDLER_LINENO), so the file is read through
- * ini_parse_stream() with a reader that counts lines: the handler of a key runs
- * while that key's line is the last one read.
+ * numbers (Debian builds it without INI_HANDLER_LINENO), so the text is fed to
+ * ini_parse_stream() by a reader that counts lines: the handler of a key runs while
+ * that key's line is the last one read.  The same reader turns CR LF and lone CR line
+ * ends into LF (inih itself would read a CR-only file as one long line) and refuses
+ * what inih would silently misread: NUL bytes and lines longer than its buffer.
  */
 #include "config.h"
 
 #include <errno.h>
 #include <ini.h>
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
-struct config_key {
-	const char *section;
-	const char *key;
-	const char *option;	/* the command-line option it stands for */
-};
-
-static const struct config_key keys[] = {
-	{ "network", "topology", "topology" },
-	{ "network", "port_model", "port-model" },
-	{ "network", "buffer_depth", "buffer-depth" },
-	{ "network", "payload_width", "payload-width" },
-	{ "ni", "startup", "startup" },
-	{ "ni", "sink_stall", "sink-stall" },
-	{ "run", "engine", "engine" },
-	{ "run", "watchdog", "watchdog" },
-	{ "run", "seed", "seed" },
-	{ "run", "vcd", "vcd" },
-	{ "run", "fst", "fst" },
-	{ "run", "mismatch_vcd", "mismatch-vcd" },
-	{ "algorithm", "name", "algorithm" },
-	{ "algorithm", "flits", "flits" },
-	{ "algorithm", "root", "root" },
-	{ "traffic", "rate", "rate" },
-	{ "traffic", "flits", "flits" },
-	{ "traffic", "cycles", "cycles" },
-	{ "traffic", "ir_fraction", "ir-fraction" },
-	{ "traffic", "b_fraction", "b-fraction" },
-	{ "trace", "file", "trace" },
-	{ "trace", "latencies", "latencies" },
-};
-
-#define N_KEYS (sizeof(keys) / sizeof(keys[0]))
+#include "textfile.h"
 
 struct loader {
-	FILE *f;
-	int line;		/* the line last read */
-	int lines_done;		/* complete lines read */
-	int seen[N_KEYS];	/* line of each key, 0 if not given */
-	int err_line;		/* line of the first handler error, 0 if none */
-	int long_line;		/* a line too long for inih, 0 if none */
-	int max_line;
-	char msg[512];
-	config_apply_fn apply;
+	const char *name;
+	struct text_lines lines;
+	const char *line_start;		/* the line last read, as in the text */
+	int bad_line;			/* a line the reader refused, 0 if none */
+	char bad_msg[128];
+	int err_line;			/* line of the first handler error, 0 if none */
+	char msg[1024];
+	config_key_fn fn;
 	void *ctx;
 };
 
+/* inih's reader: the next line, with its end turned into "\n". */
 static char *read_line(char *str, int num, void *stream)
 {
 	struct loader *l = stream;
-	char *s = fgets(str, num, l->f);
+	size_t n;
+	int rc;
 
-	if (s) {
-		size_t n = strlen(s);
-		int c;
-
-		l->line = l->lines_done + 1;
-		if (n && s[n - 1] == '\n') {
-			l->lines_done++;
-		} else if ((c = getc(l->f)) != EOF) {
-			/* inih would read the rest as another line: refuse it. */
-			ungetc(c, l->f);
-			l->long_line = l->line;
-			l->max_line = num - 2;
-			return NULL;
-		}
+	if (l->bad_line)
+		return NULL;
+	rc = text_next_line(&l->lines, &l->line_start, &n);
+	if (rc == 0)
+		return NULL;
+	if (rc < 0) {
+		l->bad_line = l->lines.line;
+		snprintf(l->bad_msg, sizeof(l->bad_msg), "contains a NUL byte (not a text file?)");
+		return NULL;
 	}
-	return s;
+	if (n > (size_t)num - 2) {
+		l->bad_line = l->lines.line;
+		snprintf(l->bad_msg, sizeof(l->bad_msg), "line longer than %d characters",
+			 num - 2);
+		return NULL;
+	}
+	memcpy(str, l->line_start, n);
+	str[n] = '\n';
+	str[n + 1] = '\0';
+	return str;
 }
 
-static bool section_exists(const char *section)
-{
-	for (size_t k = 0; k < N_KEYS; k++)
-		if (!strcmp(keys[k].section, section))
-			return true;
-	return false;
-}
-
-static int handler(void *user, const char *section, const char *name, const char *value)
+static int handler(void *user, const char *section, const char *key, const char *value)
 {
 	struct loader *l = user;
-	char err[400];
 
 	if (l->err_line)
 		return 0;	/* report the first error only */
-	l->err_line = l->line;
-	if (!section[0]) {
+	if (l->line_start[0] == ' ' || l->line_start[0] == '\t') {
+		/* inih reads an indented line as the continuation of the value above. */
+		snprintf(l->msg, sizeof(l->msg), "indented line (keys start in the first "
+			 "column; inih would read it as more of the value of '%s')", key);
+	} else if (!section[0]) {
 		snprintf(l->msg, sizeof(l->msg), "'%s' is outside a section (put it under "
-			 "[network], [ni], [run], [algorithm], [traffic] or [trace])", name);
-		return 0;
-	}
-	if (!section_exists(section)) {
-		snprintf(l->msg, sizeof(l->msg), "unknown section [%s] (expected network, ni, "
-			 "run, algorithm, traffic or trace)", section);
-		return 0;
-	}
-	for (size_t k = 0; k < N_KEYS; k++) {
-		if (strcmp(keys[k].section, section) || strcmp(keys[k].key, name))
-			continue;
-		if (l->seen[k]) {
-			snprintf(l->msg, sizeof(l->msg), "'%s' in [%s] is given twice (first "
-				 "on line %d)", name, section, l->seen[k]);
-			return 0;
-		}
-		l->seen[k] = l->line;
-		if (!value[0]) {
-			snprintf(l->msg, sizeof(l->msg), "'%s' has no value", name);
-			return 0;
-		}
-		if (l->apply(l->ctx, section, keys[k].option, value, err, sizeof(err))) {
-			snprintf(l->msg, sizeof(l->msg), "%s: %s", name, err);
-			return 0;
-		}
-		l->err_line = 0;
+			 "a [section] header)", key);
+	} else if (!value[0]) {
+		snprintf(l->msg, sizeof(l->msg), "'%s' has no value", key);
+	} else if (l->fn(l->ctx, section, key, value, l->lines.line, l->msg, sizeof(l->msg)) == 0) {
 		return 1;
 	}
-	{
-		int k = snprintf(l->msg, sizeof(l->msg), "unknown key '%s' in [%s] (known:", name,
-				 section);
-
-		for (size_t i = 0; i < N_KEYS && k > 0 && (size_t)k < sizeof(l->msg); i++)
-			if (!strcmp(keys[i].section, section))
-				k += snprintf(l->msg + k, sizeof(l->msg) - (size_t)k, " %s",
-					      keys[i].key);
-		if (k > 0 && (size_t)k < sizeof(l->msg))
-			snprintf(l->msg + k, sizeof(l->msg) - (size_t)k, ")");
-	}
+	l->err_line = l->lines.line;
 	return 0;
 }
 
-int config_load(const char *path, config_apply_fn apply, void *ctx, char *err, size_t errlen)
+int config_parse(const char *name, const char *text, size_t len, config_key_fn fn, void *ctx,
+		 struct failure *f)
 {
-	struct loader l = { .apply = apply, .ctx = ctx };
+	struct loader l = { .name = name, .fn = fn, .ctx = ctx };
 	int rc;
 
-	l.f = fopen(path, "r");
-	if (!l.f) {
-		snprintf(err, errlen, "%s: cannot read the configuration file: %s", path,
-			 strerror(errno));
-		return -1;
-	}
+	text_lines_init(&l.lines, text, len);
 	rc = ini_parse_stream(read_line, &l, handler, &l);
-	if (rc == 0 && ferror(l.f)) {
-		snprintf(err, errlen, "%s: cannot read the configuration file: %s", path,
-			 strerror(errno));
-		rc = -1;
-	}
-	fclose(l.f);
-	if (l.long_line && (rc == 0 || rc > l.long_line)) {
-		snprintf(err, errlen, "%s:%d: line longer than %d characters", path, l.long_line,
-			 l.max_line);
-		return -1;
-	}
+
+	/* inih stops at the reader's refusal as at the end of the text. */
+	if (l.bad_line && (rc == 0 || rc > l.bad_line))
+		return failf(f, EXIT_USAGE, "%s:%d: %s", name, l.bad_line, l.bad_msg);
 	if (rc == 0)
 		return 0;
 	if (rc < 0)
-		snprintf(err, errlen, "%s: out of memory", path);
-	else if (l.err_line == rc)
-		snprintf(err, errlen, "%s:%d: %s", path, rc, l.msg);
-	else
-		snprintf(err, errlen, "%s:%d: syntax error (expected '[section]' or 'key = value')",
-			 path, rc);
-	return -1;
+		return fail_no_memory(f);
+	if (l.err_line == rc)
+		return failf(f, EXIT_USAGE, "%s:%d: %s", name, rc, l.msg);
+	return failf(f, EXIT_USAGE, "%s:%d: syntax error (expected '[section]' or 'key = value')",
+		     name, rc);
+}
+
+int config_read(const char *path, char **text, size_t *len, struct failure *f)
+{
+	if (text_read(path, CONFIG_MAX_BYTES, text, len) == 0)
+		return 0;
+	if (errno == ENOMEM)
+		return fail_no_memory(f);
+	if (errno == EFBIG)
+		return failf(f, EXIT_USAGE, "%s: the configuration file is larger than %d bytes",
+			     path, CONFIG_MAX_BYTES);
+	return failf(f, EXIT_USAGE, "%s: cannot read the configuration file: %s", path,
+		     strerror(errno));
 }

@@ -83,10 +83,9 @@ struct engine_box *engine_create(const struct engine_options *o, const struct si
 		fclose(f);
 	}
 	if (is(o->name, "model")) {
-		struct router_params p = {
-			.topo = &cfg->topo, .all_port = cfg->all_port,
-			.buffer_depth = cfg->buffer_depth, .payload_width = cfg->payload_width,
-		};
+		struct router_params p;
+
+		sim_config_router_params(cfg, &p);
 
 		/* The network copies what it needs: it does not point into cfg. */
 		if (model_engine_create(&b->model, &p)) {

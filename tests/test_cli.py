@@ -36,6 +36,16 @@ j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(j.get("root") == 7 and j.get("startup") == 4 and j.get("buffer_depth") == 3,
       "run --json echoes root, startup, buffer depth")
 
+# The replication cost: Jeon & Kim eq. 2 exactly, and the JSON says which router ran.
+r = run("run", "--topology", "hypercube:7", "--algorithm", "pbcast", "--flits", "33",
+        "--replication-cost", "5", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("replication_cost") == 5 and j.get("cycles") == j.get("predicted_cycles") == 10 + 7 + 32 + 7 * 5,
+      "pbcast on Q_7 with --replication-cost 5: %s cycles == t_s + d + L - 1 + d*T_r = 84" % j.get("cycles"))
+r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("replication_cost") == 0, "run --json reports replication_cost 0 by default")
+
 r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8")
 check(r.returncode == 0 and "measured cycles" in r.stdout and "predicted cycles" in r.stdout,
       "run without --json prints a readable table")
@@ -48,6 +58,32 @@ check(all(k in algos for k in ("pbcast", "sbt", "hk", "irham", "direx")),
 check(all({"name", "topologies", "source", "description"} <= set(a) for a in algos.values()),
       "every listed algorithm has name, topologies, source, description")
 check(set(j.get("topologies", [])) >= {"hypercube", "mesh"}, "list --json names the topologies")
+check(all(a.get("kind") in ("one-to-all", "AAS", "AAB", "reduction") and a.get("port_mode")
+          in ("all-port", "one-port") and a.get("formula_source") and a.get("networks")
+          for a in algos.values()),
+      "every listed algorithm has its kind, port mode, formula source and networks")
+check({n for n, a in algos.items() if a.get("kind") == "AAS"} >= {
+          "direx", "standexch", "rowcol", "linexch1", "linexch2", "binexch", "quadexch"},
+      "list --json: the AAS catalogue")
+
+# An AAS result says where its prediction comes from and carries its lower bound.
+r = run("run", "--topology", "hypercube:3", "--algorithm", "standexch", "--flits", "5", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("kind") == "AAS" and j.get("formula_source", "").startswith("derived (docs/algorithms.md#")
+      and j.get("published_source", "").startswith("Lecture 11") and j.get("formula_exact") is True
+      and j.get("cycles") == j.get("predicted_cycles") == 3 * (10 + 1 + 4 * 4)
+      and j.get("lower_bound_cycles") == 10 + 1 + 7 * 4
+      and abs(j.get("bound_ratio", 0) - j["cycles"] / j["lower_bound_cycles"]) < 1e-9,
+      "run --json of standexch: formula_source, published formula, exact cycles, lower bound and "
+      "ratio (%s, %s, %s)" % (j.get("formula_source"), j.get("cycles"), j.get("lower_bound_cycles")))
+r = run("run", "--topology", "hypercube:3", "--algorithm", "sbt", "--flits", "5", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("lower_bound_cycles") == 10 + 3 + 4 and j.get("lower_bound", "").startswith("one-to-all, one-port")
+      and j.get("schedule_cycles") == j.get("cycles"),
+      "a one-port broadcast's bound is its latency, t_s + d + mu (%s)" % j.get("lower_bound_cycles"))
+r = run("run", "--topology", "mesh:4x4", "--algorithm", "binexch", "--flits", "3")
+check(r.returncode == 0 and "lower bound" in r.stdout and "Lecture 11, BINEXCH formula (1)" in r.stdout,
+      "run without --json prints the lower bound and the formula's source")
 
 bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "nosuch", "--flits", "4"], "unknown algorithm"),
@@ -61,7 +97,7 @@ bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "abc"], "flits abc"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--root", "16"], "root outside"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--root", "-1"], "negative root"),
-    (["run", "--topology", "mesh:4x4", "--algorithm", "direx", "--flits", "4"], "algorithm on a topology it does not support"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "standexch", "--flits", "4"], "algorithm on a topology it does not support"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--startup", "0"], "startup 0"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--buffer-depth", "1"], "buffer depth 1"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--bogus"], "unknown flag"),
@@ -76,6 +112,9 @@ bad = [
     (["sweep", "--topology", "hypercube:4", "--algorithms", "pbcast", "--flits", "4,0"], "sweep with flits 0"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--vcd", "/nonexistent/x.vcd"], "unwritable waveform"),
     (["run", "--topology", "mesh:3x3", "--algorithm", "mstcf", "--flits", "4"], "algorithm constraint (powers of two)"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "256"], "replication cost 256"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "-1"], "negative replication cost"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "50", "--watchdog", "50"], "watchdog not longer than T_r"),
     (["frobnicate"], "unknown command"),
     ([], "no command"),
 ]
@@ -84,6 +123,14 @@ for args, what in bad:
     lines = r.stderr.strip().splitlines()
     check(r.returncode == 2 and len(lines) == 1 and lines[0].startswith("wormcast: ") and r.stdout == "",
           "bad input (%s): exit 2 and one line on stderr: %s" % (what, lines[0] if lines else "(none)"))
+
+# docs/config.md is generated from the options table: the committed file is what the
+# program prints (regenerate: build/wormcast help --markdown > docs/config.md).
+r = run("help", "--markdown")
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "config.md")) as f:
+    committed = f.read()
+check(r.returncode == 0 and r.stdout == committed,
+      "docs/config.md is 'wormcast help --markdown' (regenerate it after changing src/options.def)")
 
 # A deadlock is a report and exit 1, not a hang: one-port routers share their single
 # ejection channel, which IR copies hold (docs/microarchitecture.md section 8).

@@ -3,8 +3,8 @@
 
 usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
 
-  algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3: zero mismatches, and the
-          cycles the model predicts
+  algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3, and every all-to-all
+          exchange on a small network: zero mismatches, and the cycles the model predicts
   random  20 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
   bugs    every deliberately broken RTL build is caught (a mismatch, exit 1, a report
           naming both sides, a readable waveform of the window)
@@ -53,6 +53,43 @@ def algos():
             check(ok, "cosim %s on %s, L=%d root %d: %s cycles (predicted %s), %s signals compared, %s mismatches"
                   % (algo, topo, flits, root, j.get("cycles"), j.get("predicted_cycles"),
                      j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+    # The replication cost (build hc4_ap_tr2): Jeon & Kim eq. 2, n*T_r included, exactly.
+    for algo, flits, root, stall in (("pbcast", 9, 0, "0"), ("pbcast", 1, 11, "0"),
+                                     ("pbcast", 17, 6, "0.3"), ("hk", 9, 3, "0")):
+        r, j = wormcast("run", "--topology", "hypercube:4", "--algorithm", algo, "--flits", str(flits),
+                        "--root", str(root), "--startup", "3", "--replication-cost", "2",
+                        "--sink-stall", stall, "--engine", "cosim", "--json")
+        exact = stall == "0"
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+              and j.get("replication_cost") == 2
+              and (not exact or j.get("cycles") == j.get("predicted_cycles"))
+              and (algo != "pbcast" or not exact or j.get("cycles") == 3 + 4 + flits - 1 + 4 * 2))
+        check(ok, "cosim %s on Q_4 with T_r = 2, L=%d root %d, sink stall %s: %s cycles (predicted %s), %s mismatches"
+              % (algo, flits, root, stall, j.get("cycles"), j.get("predicted_cycles"),
+                 j.get("mismatches", r.stderr.strip()[:200])))
+
+
+    # All-to-all personalized exchange: small blocks, every algorithm once, on builds
+    # that exist (one-port Q_4 for the standard exchange, a 1x6 line for the pipelines).
+    aas = [("standexch", "hypercube:4", 3), ("direx", "hypercube:3", 3), ("direx", "mesh:4x4", 2),
+           ("rowcol", "mesh:4x4", 2), ("rowcol", "mesh:5x3", 2), ("binexch", "mesh:4x4", 2),
+           ("quadexch", "mesh:4x4", 2), ("quadexchh", "mesh:4x4", 2),
+           ("linexch1", "mesh:1x6", 3), ("linexch2", "mesh:1x6", 3)]
+    for algo, topo, flits in aas:
+        r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                        "--startup", "3", "--engine", "cosim", "--json")
+        congested = algo == "direx" and topo.startswith("mesh")
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+              and j.get("cycles_compared", 0) > 0
+              and (not j.get("formula_exact") or j.get("cycles") == j.get("predicted_cycles"))
+              and j.get("lower_bound_cycles") is not None
+              and j.get("cycles", 0) >= j.get("lower_bound_cycles")
+              and (j.get("link_conflict_cycles", 0) > 0) == congested)
+        check(ok, "cosim AAS %s on %s, L=%d: %s cycles (predicted %s, bound %s), %s conflict cycles, "
+              "%s signals compared, %s mismatches"
+              % (algo, topo, flits, j.get("cycles"), j.get("predicted_cycles"),
+                 j.get("lower_bound_cycles"), j.get("link_conflict_cycles"),
+                 j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
 
 
 def random_traffic():
@@ -65,13 +102,15 @@ def random_traffic():
                # Other parameters than the defaults: the smallest buffer that keeps a link
                # at full rate, a wider payload, an odd depth.
                ("hypercube:3", ["--buffer-depth", "2", "--payload-width", "48"]),
-               ("mesh:3x4", ["--one-port", "--ir-fraction", "0", "--buffer-depth", "3"])]
+               ("mesh:3x4", ["--one-port", "--ir-fraction", "0", "--buffer-depth", "3"]),
+               # The replication hold under load (broadcasts more often than elsewhere).
+               ("hypercube:4", ["--replication-cost", "2", "--b-fraction", "0.01"])]
     total = 0
     for seed in range(1, 21):
         topo, extra = configs[seed % len(configs)]
         rate = ("0.15", "0.3", "0.6")[seed % 3]
         r, j = wormcast("traffic", "--topology", topo, "--rate", rate, "--flits", "1-24",
-                        "--cycles", "20000", "--ir-fraction", "0.3", *extra, "--b-fraction", "0.002",
+                        "--cycles", "20000", "--ir-fraction", "0.3", "--b-fraction", "0.002", *extra,
                         "--sink-stall", "0.2" if seed % 2 else "0", "--seed", str(seed),
                         "--engine", "cosim", "--json")
         total += j.get("cycles_compared", 0)
@@ -83,13 +122,15 @@ def random_traffic():
     print("random traffic: %d cycles compared in all" % total)
 
 
+# Bug number: (what it is, the options of the build that has it).
 BUGS = {
-    1: "wrong routing bit",
-    2: "lost credit",
-    3: "one replication branch missing",
-    4: "IR not delivering",
-    5: "a FIFO that accepts one flit too many",
-    6: "an arbiter that releases an output before the tail",
+    1: ("wrong routing bit", []),
+    2: ("lost credit", []),
+    3: ("one replication branch missing", []),
+    4: ("IR not delivering", []),
+    5: ("a FIFO that accepts one flit too many", []),
+    6: ("an arbiter that releases an output before the tail", []),
+    7: ("a replication hold one cycle too long", ["--replication-cost", "2"]),
 }
 
 
@@ -99,12 +140,14 @@ def bugs():
     workload = ["traffic", "--topology", "hypercube:4", "--rate", "0.6", "--flits", "1-24",
                 "--cycles", "5000", "--ir-fraction", "0.5", "--b-fraction", "0.01",
                 "--sink-stall", "0.3", "--seed", "7", "--engine", "cosim", "--json"]
-    r, j = wormcast(*workload)
-    check(r.returncode == 0 and j.get("mismatches") == 0,
-          "the clean RTL passes the bug-hunting workload: %s cycles, 0 mismatches" % j.get("cycles_compared"))
-    for bug, what in sorted(BUGS.items()):
+    for extra in sorted({tuple(x) for _, x in BUGS.values()}):
+        r, j = wormcast(*workload, *extra)
+        check(r.returncode == 0 and j.get("mismatches") == 0,
+              "the clean RTL %s passes the bug-hunting workload: %s cycles, 0 mismatches"
+              % (" ".join(extra), j.get("cycles_compared")))
+    for bug, (what, extra) in sorted(BUGS.items()):
         vcd = os.path.join(tmp, "bug%d.vcd" % bug)
-        r, j = wormcast(*workload, "--inject-bug", str(bug), "--mismatch-vcd", vcd)
+        r, j = wormcast(*workload, *extra, "--inject-bug", str(bug), "--mismatch-vcd", vcd)
         first = j.get("first_mismatch", "")
         ok = (r.returncode == 1 and (j.get("mismatches") or 0) > 0 and "model 0x" in first
               and "RTL 0x" in first and first.startswith("cycle ") and " node " in first)

@@ -9,25 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "checker.h"
 #include "sim.h"
-
-static int passed, failed;
-
-static void check(int ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s: ", ok ? "PASS" : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-	if (ok)
-		passed++;
-	else
-		failed++;
-}
 
 /* A driver that makes a fixed list of sends at cycle 0. */
 struct sends {
@@ -52,7 +36,13 @@ static void no_event(void *c, struct sim *s, const struct sim_event *e)
 	(void)e;
 }
 
-static struct sim *make(const char *topo, int startup, int depth, bool all_port)
+/* Router options beyond the topology, the port model and the depth. */
+struct router_opts {
+	int replication_cost;
+};
+
+static struct sim *make_with(const char *topo, int startup, int depth, bool all_port,
+			     const struct router_opts *o)
 {
 	struct sim_config cfg;
 	char err[256];
@@ -67,12 +57,19 @@ static struct sim *make(const char *topo, int startup, int depth, bool all_port)
 	cfg.buffer_depth = depth;
 	cfg.all_port = all_port;
 	cfg.watchdog = 500;
+	if (o)
+		cfg.replication_cost = o->replication_cost;
 	s = sim_create(&cfg, err, sizeof(err));
 	if (!s) {
 		printf("sim_create: %s\n", err);
 		exit(1);
 	}
 	return s;
+}
+
+static struct sim *make(const char *topo, int startup, int depth, bool all_port)
+{
+	return make_with(topo, startup, depth, all_port, NULL);
 }
 
 static enum sim_status run(struct sim *s, struct sends *x, struct sim_stats *st)
@@ -202,6 +199,144 @@ static void test_pbcast_exact(void)
 			}
 		check(bad == 0, "B broadcast on Q_%d takes exactly t_s + d + L - 1 cycles (%d runs: L 1,2,17,256; t_s 1,10,37; 3 roots)",
 		      d, runs);
+	}
+}
+
+/* Head arrival cycle per node, from HEAD_ARRIVED (-1: none yet; -2: twice). */
+struct head_log {
+	struct sends sends;
+	long long head[4096];
+};
+
+static void head_log_event(void *ctx, struct sim *s, const struct sim_event *e)
+{
+	struct head_log *h = ctx;
+
+	(void)s;
+	if (e->kind == EV_HEAD_ARRIVED)
+		h->head[e->node] = h->head[e->node] == -1 ? (long long)e->cycle : -2;
+}
+
+static void head_log_start(void *ctx, struct sim *s)
+{
+	sends_start(&((struct head_log *)ctx)->sends, s);
+}
+
+/*
+ * One broadcast from root with replication cost tr: every node but the root must
+ * receive the head at t_s + k + T_r f, where k is its hop count along the tree and f
+ * the routers on the way that forward, its own included (docs/microarchitecture.md section 9), and the tail L - 1
+ * cycles later.  Returns the number of nodes that do not.
+ */
+static int bcast_timing(const char *topo, int root, int ts, int L, int tr, uint64_t *cycles)
+{
+	static struct head_log h;
+	struct router_opts o = { .replication_cost = tr };
+	struct sim *s = make_with(topo, ts, 2 + root % 3, true, &o);
+	const struct topology *t = sim_topology(s);
+	struct driver d = { .ctx = &h, .start = head_log_start, .event = head_log_event };
+	struct sim_stats st;
+	int bad = 0;
+
+	memset(&h, 0, sizeof(h));
+	for (int v = 0; v < t->nodes; v++)
+		h.head[v] = -1;
+	h.sends.n = 1;
+	h.sends.src[0] = root;
+	h.sends.req[0] = (struct send_req){ .type = HDR_B, .len = L, .channel = -1 };
+	if (sim_run(s, &d) != SIM_DONE)
+		bad++;
+	sim_get_stats(s, &st);
+	*cycles = st.last_delivery - st.first_send;
+	if (!st.delivered_ok || st.deliveries != (uint64_t)t->nodes - 1)
+		bad++;
+	for (int v = 0; v < t->nodes; v++) {
+		int k = 0, forwards = 0;
+
+		if (v == root)
+			continue;
+		k = topology_distance(t, root, v);
+		forwards = replication_children(t, root, v) != 0;
+		if (h.head[v] != (long long)(ts + k + (long long)tr * (k + forwards)))
+			bad++;
+	}
+	sim_destroy(s);
+	return bad;
+}
+
+/*
+ * Jeon & Kim eq. 2 with a replication cost: T = t_s + D + L - 1 + D*T_r, every node's
+ * head exactly where section 9 puts it (leaves pay nothing for themselves).
+ */
+static void test_replication_cost(void)
+{
+	const int lens[] = { 1, 2, 17 };
+	const int trs[] = { 1, 2, 7 };
+
+	for (int d = 1; d <= 12; d++) {
+		int bad = 0, runs = 0;
+
+		for (unsigned ti = 0; ti < 3; ti++)
+			for (unsigned li = 0; li < 3; li++) {
+				int roots[2] = { 0, (0x5a5 + 7 * (int)li) & ((1 << d) - 1) };
+
+				for (int ri = 0; ri < 2; ri++) {
+					char topo[32];
+					uint64_t cycles;
+					int ts = 1 + 4 * (int)li;
+					uint64_t want = (uint64_t)(ts + d + lens[li] - 1 + d * trs[ti]);
+
+					/* Q_11 and Q_12: one root each, to keep the suite short. */
+					if (d > 10 && ri)
+						continue;
+					snprintf(topo, sizeof(topo), "hypercube:%d", d);
+					bad += bcast_timing(topo, roots[ri], ts, lens[li], trs[ti], &cycles) != 0 || cycles != want;
+					runs++;
+				}
+			}
+		check(bad == 0, "B broadcast on Q_%d with T_r in {1,2,7} takes exactly t_s + d + L - 1 + d*T_r, "
+		      "every head at t_s + k + T_r*(forwarding routers) (%d runs)", d, runs);
+	}
+	{
+		const char *meshes[] = { "mesh:4x4", "mesh:5x3", "mesh:1x8", "mesh:8x1", "mesh:3x7" };
+
+		for (unsigned k = 0; k < 5; k++) {
+			int bad = 0, runs = 0;
+			struct sim *probe = make(meshes[k], 1, 2, true);
+			const struct topology *t = sim_topology(probe);
+			int nodes = t->nodes;
+
+			for (int root = 0; root < nodes; root += 2)
+				for (unsigned ti = 0; ti < 3; ti++) {
+					int D = 0, L = lens[(root + ti) % 3], ts = 1 + root % 5;
+					uint64_t cycles;
+
+					for (int v = 0; v < nodes; v++) {
+						int dist = topology_distance(t, root, v);
+
+						D = dist > D ? dist : D;
+					}
+					bad += bcast_timing(meshes[k], root, ts, L, trs[ti], &cycles) != 0 ||
+					       cycles != (uint64_t)(ts + D + L - 1 + D * trs[ti]);
+					runs++;
+				}
+			sim_destroy(probe);
+			check(bad == 0, "B broadcast on %s with T_r in {1,2,7}: t_s + D + L - 1 + D*T_r from every "
+			      "other root, every head on time (%d runs)", meshes[k], runs);
+		}
+	}
+	{
+		/* Unicasts, IR or not, do not pay T_r. */
+		struct router_opts o = { .replication_cost = 9 };
+		struct sim *s = make_with("hypercube:5", 3, 4, true, &o);
+		struct sends x = { .n = 1, .src = { 0 } };
+		struct sim_stats st;
+
+		x.req[0] = (struct send_req){ .dest = 31, .ir = true, .len = 9, .channel = -1 };
+		run(s, &x, &st);
+		check(st.delivered_ok && st.last_delivery - st.first_send == 3 + 5 + 9 - 1,
+		      "T_r = 9: an R+IR unicast over 5 hops still takes t_s + 5 + L - 1");
+		sim_destroy(s);
 	}
 }
 
@@ -552,6 +687,7 @@ int main(void)
 	test_checker_catches();
 	test_replication_tree();
 	test_pbcast_exact();
+	test_replication_cost();
 	test_unicast_exact();
 	test_ir();
 	test_throughput();
@@ -560,6 +696,5 @@ int main(void)
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_checker_oldest_identical_head();
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_finish();
 }

@@ -18,6 +18,9 @@
 #include <string.h>
 
 #include "algos.h"
+#include "bounds.h"
+#include "schedule.h"
+#include "skeleton.h"
 
 static int passed, failed;
 static bool verbose = true;
@@ -56,6 +59,15 @@ static bool pow2(int x) { return x > 0 && (x & (x - 1)) == 0; }
 static const int hk_alpha[] = { 0, 1, 2, 2, 2, 3, 3, 3, 4, 4, 4, 5, 5 };
 static const int hk_beta[] = { 0, 1, 2, 4, 5, 9, 11, 12, 17, 20, 22, 28, 32 };
 
+/*
+ * The one-way ring pipeline on a line of n nodes with super-blocks of B blocks, its
+ * closing edge n - 1 hops long (docs/algorithms.md, rowcol and linexch1).
+ */
+static long long line_form(int n, long long B, long long ts, long long mu)
+{
+	return n < 2 ? 0 : (n - 1) * (ts + 1) + B * mu * n * (n - 1) / 2 + (n - 2);
+}
+
 /* The exact cycles an algorithm must take, or -1 where no closed form applies. */
 static long long closed_form(const char *name, const struct sim_config *cfg, int root, int L)
 {
@@ -70,7 +82,8 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 
 			D = k > D ? k : D;
 		}
-		return ts + D + L - 1;
+		/* Jeon & Kim eq. 2 with n = D: every router on the way forwards. */
+		return ts + D + L - 1 + (long long)D * cfg->replication_cost;
 	}
 	if (t->kind == TOPO_HYPERCUBE) {
 		if (!strcmp(name, "sbt") || !strcmp(name, "reduce"))
@@ -81,6 +94,8 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 			return (p / 2) * ts + (p - 1) + (L - 1);
 		if (!strcmp(name, "irhamsf"))
 			return (p / 2) * (ts + L - 1) + (p - 1);
+		if (!strcmp(name, "standexch"))
+			return d * (ts + 1 + (p / 2) * (L - 1));
 		if (!strcmp(name, "direx")) {
 			long long T = 0;
 
@@ -89,6 +104,36 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 			return T;
 		}
 		return -1;
+	}
+	if (!strcmp(name, "rowcol"))
+		return line_form(t->cols, t->rows, ts, L - 1) + line_form(t->rows, t->cols, ts, L - 1);
+	if (!strcmp(name, "linexch1"))
+		return line_form((int)p, 1, ts, L - 1);
+	if (!strcmp(name, "linexch2"))
+		return (p - 1) * (ts + 1) + (L - 1) * p * (p - 1) / 2;
+	if (!strcmp(name, "binexch")) {
+		long long T = 0;
+
+		/* The order of the phases does not change the sum. */
+		for (int b = 0; (1 << b) < t->cols; b++)
+			T += (1ll << b) * (ts + (1ll << b) + p / 2 * (L - 1));
+		for (int b = 0; (1 << b) < t->rows; b++)
+			T += (1ll << b) * (ts + (1ll << b) + p / 2 * (L - 1));
+		return T;
+	}
+	if (!strcmp(name, "quadexch") || !strcmp(name, "quadexchh")) {
+		bool homothety = !strcmp(name, "quadexchh");
+		long long T = 0;
+
+		/* Sub-phases of every level: the longest micro-AAS (docs/algorithms.md). */
+		for (int S = t->rows; S >= 2; S /= 2)
+			for (int i = 0; i < S / 2; i++) {
+				int m = i < S / 2 - i ? i : S / 2 - i;
+
+				T += 3 * ts + 3 * (p / 4) * (L - 1) +
+				     (homothety ? 2 * S : 4 * (S - 1) - 4 * m);
+			}
+		return T;
 	}
 	if ((!strcmp(name, "mstcf") || !strcmp(name, "rdmesh")) && pow2(t->rows) && pow2(t->cols))
 		return ilog2((int)p) * (ts + L - 1) + (t->rows - 1) + (t->cols - 1);
@@ -103,8 +148,16 @@ static long long expected_messages(const char *name, const struct topology *t)
 {
 	if (!strcmp(name, "pbcast"))
 		return 1;
-	if (!strcmp(name, "direx"))
-		return (long long)t->nodes * (t->nodes - 1);
+	long long p = t->nodes;
+
+	if (!strcmp(name, "direx") || !strcmp(name, "linexch1") || !strcmp(name, "linexch2"))
+		return p * (p - 1);
+	if (!strcmp(name, "standexch") || !strcmp(name, "binexch"))
+		return p * ilog2((int)p);
+	if (!strcmp(name, "quadexch") || !strcmp(name, "quadexchh"))
+		return p * 3 * ilog2(t->rows);
+	if (!strcmp(name, "rowcol"))
+		return p * (t->rows + t->cols - 2);
 	if (!strcmp(name, "irham") || !strcmp(name, "irhamsf"))
 		return t->nodes / 2;
 	return t->nodes - 1;
@@ -116,6 +169,7 @@ struct opts {
 	int depth;		/* 0: default */
 	double stall;
 	int width;		/* 0: default */
+	int tr;			/* replication cost T_r */
 };
 
 static int do_run(const struct algorithm *a, const char *topo, int ts, int L, int root,
@@ -135,6 +189,10 @@ static int do_run(const struct algorithm *a, const char *topo, int ts, int L, in
 		cfg->buffer_depth = o->depth;
 	if (o && o->width)
 		cfg->payload_width = o->width;
+	if (o && o->tr) {
+		cfg->replication_cost = o->tr;
+		cfg->watchdog = 100000;
+	}
 	if (o && o->stall > 0) {
 		cfg->sink_stall = o->stall;
 		cfg->seed = 12345;
@@ -151,7 +209,8 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 	struct sim_config cfg;
 	struct algo_run r;
 	long long cf, msgs;
-	bool conflict_free = strcmp(name, "mstnaive") != 0, ok;
+	bool conflict_free = strcmp(name, "mstnaive") != 0 &&
+			     !(strcmp(name, "direx") == 0 && strncmp(topo, "mesh", 4) == 0), ok;
 	char what[160];
 	int rc;
 
@@ -159,6 +218,8 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 		 o && o->depth ? " depth" : "");
 	if (o && o->depth)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", o->depth);
+	if (o && o->tr)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " T_r %d", o->tr);
 	if (!a) {
 		check(false, "%s: no such algorithm", what);
 		return;
@@ -171,16 +232,18 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 	cf = closed_form(name, &cfg, root, L);
 	msgs = expected_messages(name, &cfg.topo);
 	ok = r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok;
-	ok = ok && (!a->exact || (double)r.cycles == r.predicted);
+	ok = ok && (!r.prediction.exact || (double)r.cycles == r.predicted);
 	ok = ok && (cf < 0 || (long long)r.cycles == cf);
-	ok = ok && (!conflict_free || !a->schedule || (double)r.cycles == r.scheduled);
+	ok = ok && (!conflict_free || (double)r.cycles == r.scheduled);
 	ok = ok && (!conflict_free || r.stats.conflict_cycles == 0);
 	ok = ok && (long long)r.stats.messages == msgs;
+	/* Every run has its lower bound (none for one node), and is no faster. */
+	ok = ok && (cfg.topo.nodes < 2 || (r.lower_bound > 0 && (double)r.cycles >= r.lower_bound));
 	check(ok, "%s: cycles %llu, predicted %.0f%s, closed form %lld, schedule %.0f, "
-	      "conflicts %llu, messages %llu/%lld%s%s", what, (unsigned long long)r.cycles,
-	      r.predicted, a->exact ? " (exact)" : "", cf, r.scheduled,
+	      "conflicts %llu, messages %llu/%lld, bound %.0f%s%s", what, (unsigned long long)r.cycles,
+	      r.predicted, r.prediction.exact ? " (exact)" : "", cf, r.scheduled,
 	      (unsigned long long)r.stats.conflict_cycles, (unsigned long long)r.stats.messages,
-	      msgs, r.error[0] ? ": " : "", r.error);
+	      msgs, r.lower_bound, r.error[0] ? ": " : "", r.error);
 }
 
 static const char *hc(int d)
@@ -196,21 +259,22 @@ static const char *hc(int d)
 static void test_registry(void)
 {
 	static const char *names[] = { "pbcast", "sbt", "reduce", "hk", "irham", "irhamsf", "direx",
-				       "rdmesh", "mstnaive", "mstcf", "rsbcast" };
+				       "rdmesh", "mstnaive", "mstcf", "rsbcast", "standexch", "rowcol",
+				       "linexch1", "linexch2", "binexch", "quadexch", "quadexchh" };
 	int n = 0;
 
 	for (int k = 0; algorithms[k]; k++) {
 		const struct algorithm *a = algorithms[k];
 
 		n++;
-		check(a->name && a->source && a->description && a->create && a->destroy &&
-		      a->start && a->event && a->check && a->predict && a->topologies,
+		check(a->name && a->source && a->formula_source && a->description && a->plan &&
+		      a->predict && a->topologies,
 		      "registry: %s is complete", a->name);
 		check(algo_find(a->name) == a, "registry: algo_find(%s)", a->name);
 	}
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		check(algo_find(names[k]) != NULL, "registry: %s is registered", names[k]);
-	check(n >= 11, "registry: %d algorithms", n);
+	check(n >= 18, "registry: %d algorithms", n);
 	check(algo_find("nosuch") == NULL, "registry: unknown name gives NULL");
 }
 
@@ -221,9 +285,13 @@ static void test_supports(void)
 		double stall;
 	} bad[] = {
 		{ "mstnaive", "mesh:5x3", 0 }, { "mstcf", "mesh:4x6", 0 }, { "sbt", "mesh:4x4", 0 },
-		{ "reduce", "mesh:2x4", 0 }, { "hk", "mesh:4x4", 0 }, { "direx", "mesh:4x4", 0 },
+		{ "reduce", "mesh:2x4", 0 }, { "hk", "mesh:4x4", 0 }, { "direx", "mesh:3x4", 0 },
 		{ "irham", "hypercube:3", 0.2 }, { "rdmesh", "hypercube:3", 0 },
 		{ "rsbcast", "hypercube:3", 0 }, { "mstcf", "hypercube:4", 0 },
+		{ "standexch", "mesh:4x4", 0 }, { "rowcol", "hypercube:4", 0 },
+		{ "linexch1", "mesh:2x3", 0 }, { "linexch2", "hypercube:3", 0 },
+		{ "linexch2", "mesh:3x3", 0 }, { "binexch", "mesh:3x4", 0 },
+		{ "quadexch", "mesh:4x8", 0 }, { "quadexchh", "mesh:3x3", 0 },
 	};
 
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
@@ -261,8 +329,8 @@ static void test_engine(void)
 	topology_init_hypercube(&cfg.topo, 5, err, sizeof(err));
 	cfg.startup = 3;
 	cfg.all_port = true;
-	rp = (struct router_params){ &cfg.topo, true, cfg.buffer_depth, cfg.payload_width };
-	p = (struct algo_params){ &cfg, 9, 9 };
+	sim_config_router_params(&cfg, &rp);
+	p = (struct algo_params){ .cfg = &cfg, .root = 9, .flits = 9 };
 	if (model_engine_create(&e, &rp)) {
 		check(false, "engine: model_engine_create");
 		return;
@@ -294,7 +362,10 @@ static void test_stalls(void)
 		{ "pbcast", "hypercube:5" }, { "pbcast", "mesh:5x3" }, { "sbt", "hypercube:5" },
 		{ "reduce", "hypercube:5" }, { "hk", "hypercube:6" }, { "irhamsf", "hypercube:4" },
 		{ "direx", "hypercube:4" }, { "rdmesh", "mesh:5x3" }, { "mstnaive", "mesh:4x4" },
-		{ "mstcf", "mesh:4x4" }, { "rsbcast", "mesh:5x3" },
+		{ "mstcf", "mesh:4x4" }, { "rsbcast", "mesh:5x3" }, { "direx", "mesh:4x4" },
+		{ "standexch", "hypercube:4" }, { "rowcol", "mesh:3x4" }, { "linexch1", "mesh:1x6" },
+		{ "linexch2", "mesh:1x6" }, { "binexch", "mesh:4x4" }, { "quadexch", "mesh:4x4" },
+		{ "quadexchh", "mesh:4x4" },
 	};
 
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
@@ -305,7 +376,8 @@ static void test_stalls(void)
 
 		do_run(a, runs[k].topo, 3, 17, 1, &o, &cfg, &r);
 		check(r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok &&
-		      (!a->exact || (double)r.cycles >= r.predicted),
+		      (!r.prediction.exact || (double)r.cycles >= r.predicted) &&
+		      (double)r.cycles >= r.lower_bound,
 		      "stalls: %s on %s, sink stall 0.3, depth 2: data ok, %llu cycles >= %.0f%s%s",
 		      runs[k].name, runs[k].topo, (unsigned long long)r.cycles, r.predicted,
 		      r.error[0] ? ": " : "", r.error);
@@ -341,6 +413,365 @@ static void test_conflicts(void)
 	}
 }
 
+/* ---- all-to-all personalized exchange ---- */
+
+/*
+ * Every AAS algorithm on several sizes (not powers of two where it allows them),
+ * message lengths and start-ups: data, exact cycles (prediction, closed form, schedule),
+ * no conflicts, the number of messages and the lower bound (exact_run).
+ */
+static void test_aas(void)
+{
+	static const struct {
+		const char *name, *topos[8];
+	} runs[] = {
+		{ "standexch", { "hypercube:1", "hypercube:2", "hypercube:3", "hypercube:5", "hypercube:6" } },
+		{ "rowcol", { "mesh:2x2", "mesh:3x5", "mesh:4x4", "mesh:5x3", "mesh:1x7", "mesh:6x1", "mesh:8x8" } },
+		{ "linexch1", { "mesh:1x2", "mesh:1x3", "mesh:1x6", "mesh:1x9", "mesh:7x1", "mesh:1x16" } },
+		{ "linexch2", { "mesh:1x2", "mesh:1x3", "mesh:1x6", "mesh:1x9", "mesh:7x1", "mesh:1x16" } },
+		{ "binexch", { "mesh:2x2", "mesh:2x4", "mesh:4x2", "mesh:4x4", "mesh:1x8", "mesh:8x8" } },
+		{ "quadexch", { "mesh:2x2", "mesh:4x4", "mesh:8x8" } },
+		{ "quadexchh", { "mesh:2x2", "mesh:4x4", "mesh:8x8" } },
+	};
+	static const int Ls[] = { 1, 2, 5 }, tss[] = { 1, 3, 10 };
+
+	for (size_t a = 0; a < sizeof(runs) / sizeof(runs[0]); a++)
+		for (int k = 0; k < 8 && runs[a].topos[k]; k++)
+			for (int l = 0; l < 3; l++)
+				for (int t = 0; t < 3; t++)
+					if (l == t || strcmp(runs[a].topos[k], "mesh:8x8"))
+						exact_run(runs[a].name, runs[a].topos[k], tss[t], Ls[l], 0, NULL);
+	/* A long block, the smallest buffers, the widest payload. */
+	{
+		struct opts o2 = { .depth = 2 }, w62 = { .width = 62 };
+
+		exact_run("standexch", hc(4), 2, 33, 0, &o2);
+		exact_run("rowcol", "mesh:3x4", 2, 33, 0, &o2);
+		exact_run("linexch2", "mesh:1x5", 2, 33, 0, &o2);
+		exact_run("binexch", "mesh:4x4", 2, 33, 0, &w62);
+		exact_run("quadexch", "mesh:4x4", 2, 33, 0, &o2);
+	}
+}
+
+/*
+ * Lecture 11: the xor permutations of direct exchange are congestion-free on a
+ * hypercube and congest links on a mesh (up to max(r, c)/2 routes on one link).  The
+ * mesh runs deliver everything, but wait: link conflicts, and more cycles than the
+ * contention-free schedule; where every step has at most one route per link (2 x 2,
+ * 1 x 2) nothing waits.
+ */
+static void test_aas_conflicts(void)
+{
+	static const char *meshes[] = { "mesh:1x2", "mesh:2x2", "mesh:2x4", "mesh:4x2", "mesh:4x4",
+					"mesh:1x8", "mesh:8x4" };
+
+	for (int d = 1; d <= 5; d++) {
+		struct sim_config cfg;
+		struct algo_run r;
+
+		do_run(algo_find("direx"), hc(d), 3, 5, 0, NULL, &cfg, &r);
+		check(r.data_ok && r.stats.conflict_cycles == 0 && (double)r.cycles == r.scheduled,
+		      "conflicts: direx on Q_%d: none (%llu), cycles %llu = schedule %.0f", d,
+		      (unsigned long long)r.stats.conflict_cycles, (unsigned long long)r.cycles,
+		      r.scheduled);
+	}
+	for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
+		struct sim_config cfg;
+		struct algo_run r;
+		int side;
+		bool congest;
+
+		do_run(algo_find("direx"), meshes[m], 3, 5, 0, NULL, &cfg, &r);
+		side = cfg.topo.rows > cfg.topo.cols ? cfg.topo.rows : cfg.topo.cols;
+		congest = side / 2 > 1;
+		check(r.data_ok && r.lower_bound > 0 && (double)r.cycles >= r.lower_bound &&
+		      (congest ? r.stats.conflict_cycles > 0 && (double)r.cycles > r.scheduled
+			       : r.stats.conflict_cycles == 0 && (double)r.cycles == r.scheduled),
+		      "conflicts: direx on %s (largest congestion %d): %llu conflict cycles, %llu cycles, "
+		      "schedule %.0f, estimate %.0f, bound %.0f", meshes[m], side / 2,
+		      (unsigned long long)r.stats.conflict_cycles, (unsigned long long)r.cycles,
+		      r.scheduled, r.predicted, r.lower_bound);
+	}
+}
+
+/* ---- lower bounds against values computed by hand (docs/algorithms.md) ---- */
+
+static void test_bounds(void)
+{
+	static const struct {
+		const char *topo;
+		bool all_port, aas;
+		int ts, mu;
+		long long latency, cut, throughput, total;
+	} cases[] = {
+		/*
+		 * Q_3, all-port, t_s 5, mu 4.  AAS: latency 5 + 3 + ceil(4/3) = 10; cut: a
+		 * dimension carries 4*4 blocks over 4 links: 5 + 1 + 16 = 22 (a node alone:
+		 * 7*4/3 -> 10, 16); throughput: sum of distances 8 * 12 = 96, 96*4/24 = 16: 22.
+		 */
+		{ "hypercube:3", true, true, 5, 4, 10, 22, 22, 22 },
+		/* One-port: a node receives 7*4 flits through one channel: 5 + 1 + 28 = 34. */
+		{ "hypercube:3", false, true, 5, 4, 12, 34, 22, 34 },
+		/*
+		 * 4x4 mesh, all-port, t_s 3, mu 2.  AAS: middle cut 8*8 blocks over 4 links:
+		 * 3 + 1 + 32 = 36; sum of distances 16*20 + 16*20 = 640, 640*2/48 -> 27: 31;
+		 * latency 3 + 6 + ceil(2/2) = 10 (corners have 2 links).
+		 */
+		{ "mesh:4x4", true, true, 3, 2, 10, 36, 31, 36 },
+		/*
+		 * 1x6, t_s 3, mu 4: middle link 3*3*4 = 36: 40; throughput 70*4/10 = 28: 32;
+		 * latency 3 + 5 + 4 = 12.
+		 */
+		{ "mesh:1x6", true, true, 3, 4, 12, 40, 32, 40 },
+		/* Q_2, empty blocks (L = 1): latency t_s + 2, no cut term, throughput t_s + 1. */
+		{ "hypercube:2", true, true, 7, 0, 9, 0, 8, 9 },
+		/*
+		 * AAB, Q_3 all-port, t_s 5, mu 4: a node receives 7*4 over 3 links -> 10: 16;
+		 * a dimension: 4*4 over 4 links: 10; throughput 8*7*4/24 -> 10: 16; latency 10.
+		 */
+		{ "hypercube:3", true, false, 5, 4, 10, 16, 16, 16 },
+		/* AAB, 4x4 all-port, t_s 3, mu 2: a corner receives 15*2 over 2 links: 3 + 1 + 15 = 19. */
+		{ "mesh:4x4", true, false, 3, 2, 10, 19, 14, 19 },
+		/* AAB, 4x4 one-port: through one ejection channel, 3 + 1 + 30 = 34. */
+		{ "mesh:4x4", false, false, 3, 2, 11, 34, 14, 34 },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct sim_config cfg;
+		struct lower_bound b;
+		char err[64];
+		int rc;
+
+		sim_config_defaults(&cfg);
+		topology_parse(cases[k].topo, &cfg.topo, err, sizeof(err));
+		cfg.all_port = cases[k].all_port;
+		cfg.startup = cases[k].ts;
+		rc = cases[k].aas ? aas_lower_bound(&cfg, cases[k].mu, &b)
+				  : aab_lower_bound(&cfg, cases[k].mu, &b);
+		check(rc == 0 && b.latency == cases[k].latency && b.cut == cases[k].cut &&
+		      b.throughput == cases[k].throughput && b.cycles == cases[k].total,
+		      "bounds: %s %s %s, t_s %d, mu %d: latency %lld, cut %lld (%s), throughput %lld, "
+		      "bound %lld; by hand %lld, %lld, %lld, %lld", cases[k].aas ? "AAS" : "AAB",
+		      cases[k].topo, cases[k].all_port ? "all-port" : "one-port", cases[k].ts,
+		      cases[k].mu, b.latency, b.cut, b.cut_name, b.throughput, b.cycles,
+		      cases[k].latency, cases[k].cut, cases[k].throughput, cases[k].total);
+	}
+}
+
+/* ---- the skeleton catches broken plans and corrupted data ---- */
+
+enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET };
+
+static enum broken broken_kind;
+
+/* Direct exchange on Q_2 or a one-step broadcast from 0, each broken one way. */
+static int broken_plan(const struct algo_params *p, int node, const struct receipt *r,
+		       struct plan *pl)
+{
+	int n = p->cfg->topo.nodes;
+	struct xfer_spec x = { 0 };
+
+	if (r)
+		return 0;
+	switch (broken_kind) {
+	case FORGET:		/* the root forgets node n - 1 */
+		for (int v = 1; node == 0 && v < n - 1; v++)
+			if (plan_forward(pl, v, 0, false, 0))
+				return -1;
+		return 0;
+	case TWICE:		/* the root sends to node 1 twice */
+		for (int v = 1; node == 0 && v < n + 1; v++)
+			if (plan_forward(pl, v < n ? v : 1, 0, false, 0))
+				return -1;
+		return 0;
+	case WRONG_NODE:	/* AAS: node 0 sends its block for 1 to 2 */
+		for (int j = 1; j < n; j++) {
+			x.dest = node == 0 && j == 1 ? 2 : node ^ j;
+			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0))
+				return -1;
+		}
+		return 0;
+	case NEVER_READY:	/* AAS: node 0 waits for a block nobody sends it */
+		for (int j = 1; j < n; j++) {
+			x.dest = node ^ j;
+			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||
+			    (node == 0 && plan_wait(pl, 1, 2, 0)))
+				return -1;
+		}
+		return 0;
+	case AAB_UNICAST:	/* AAB by unicasts: node i sends its block to i xor j in step j */
+	case AAB_FORGET:	/* ... but node 0 forgets node 1 */
+		for (int j = 1; j < n; j++) {
+			x = (struct xfer_spec){ .dest = node ^ j, .group = j - 1 };
+			if (broken_kind == AAB_FORGET && node == 0 && j == 1)
+				continue;
+			if (plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0))
+				return -1;
+		}
+		return 0;
+	case GROUP_DOWN:	/* groups must not decrease */
+		for (int j = 1; j < n; j++) {
+			x = (struct xfer_spec){ .dest = node ^ j, .group = n - j };
+			if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0))
+				return -1;
+		}
+		return 0;
+	}
+	return -1;
+}
+
+static void broken_predict(const struct algo_params *p, const struct schedule_result *s,
+			   struct prediction *o)
+{
+	(void)p;
+	o->cycles = s->ok ? (double)s->cycles : -1;
+}
+
+/*
+ * A transport that flips one bit of one payload word of the k-th send: the checker is
+ * satisfied (the network delivers what was sent), the skeleton must not be.
+ */
+struct corrupt {
+	struct sim *s;
+	struct skeleton *sk;
+	int sends, victim;
+};
+
+static int corrupt_send(void *impl, int node, const struct send_req *r)
+{
+	struct corrupt *c = impl;
+	uint64_t data[256];
+	struct send_req copy = *r;
+
+	if (c->sends++ != c->victim || r->len < 2 || r->len > 257)
+		return sim_send(c->s, node, r);
+	memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
+	data[r->len - 2] ^= 1;
+	copy.data = data;
+	return sim_send(c->s, node, &copy);
+}
+
+static const char *corrupt_error(void *impl)
+{
+	return sim_error(((struct corrupt *)impl)->s);
+}
+
+static void corrupt_start(void *ctx, struct sim *s)
+{
+	struct corrupt *c = ctx;
+	struct transport t = { c, corrupt_send, corrupt_error };
+
+	c->s = s;
+	skeleton_start(c->sk, &t);
+}
+
+static void corrupt_event(void *ctx, struct sim *s, const struct sim_event *ev)
+{
+	struct corrupt *c = ctx;
+	struct transport t = { c, corrupt_send, corrupt_error };
+
+	(void)s;
+	skeleton_event(c->sk, &t, ev);
+}
+
+static void corrupt_run(const char *name, const char *topo, int victim)
+{
+	const struct algorithm *a = algo_find(name);
+	struct sim_config cfg;
+	struct algo_params p;
+	struct corrupt c = { .victim = victim };
+	struct driver drv = { .ctx = &c, .start = corrupt_start, .event = corrupt_event };
+	char err[256] = "";
+	struct sim *s;
+	enum sim_status st;
+
+	sim_config_defaults(&cfg);
+	topology_parse(topo, &cfg.topo, err, sizeof(err));
+	cfg.all_port = a->all_port;
+	p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 5 };
+	c.sk = skeleton_create(a, &p);
+	s = sim_create(&cfg, err, sizeof(err));
+	if (!c.sk || !s) {
+		check(false, "skeleton: %s could not be set up", name);
+		return;
+	}
+	st = sim_run(s, &drv);
+	check(st == SIM_DONE && skeleton_check(c.sk, err, sizeof(err)) != 0 &&
+	      strstr(err, "word") != NULL,
+	      "skeleton: %s on %s with one bit of send %d flipped: caught: %s", name, topo, victim, err);
+	skeleton_destroy(c.sk);
+	sim_destroy(s);
+}
+
+static void test_skeleton(void)
+{
+	static const struct {
+		enum broken kind;
+		enum collective_kind coll;
+		const char *topo, *expect;
+	} cases[] = {
+		{ FORGET, COLL_ONE_TO_ALL, "hypercube:3", "node 7 does not hold block (0, *, 0)" },
+		{ TWICE, COLL_ONE_TO_ALL, "hypercube:3", "node 1 received block (0, *, 0) a second time" },
+		{ WRONG_NODE, COLL_AAS, "hypercube:2", "node 1 does not hold block (0, 1, 0)" },
+		{ NEVER_READY, COLL_AAS, "hypercube:2", "was never made: it waits for block (1, 2, 0)" },
+		{ GROUP_DOWN, COLL_AAS, "hypercube:2", "planned after group" },
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
+		struct algorithm a = {
+			.name = "broken", .kind = cases[k].coll, .topologies = ALGO_HYPERCUBE,
+			.all_port = true, .plan = broken_plan, .predict = broken_predict,
+		};
+		struct sim_config cfg;
+		struct algo_params p;
+		struct algo_run r;
+		struct schedule_result sr;
+		char err[64];
+
+		broken_kind = cases[k].kind;
+		sim_config_defaults(&cfg);
+		topology_parse(cases[k].topo, &cfg.topo, err, sizeof(err));
+		p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 4 };
+		algo_run(&a, &p, NULL, &r);
+		algo_schedule(&a, &p, &sr);
+		check(!r.data_ok && strstr(r.error, cases[k].expect) && !sr.ok &&
+		      strstr(sr.text, cases[k].expect),
+		      "skeleton: broken plan %d on %s is caught by the run and by the schedule: %s | %s",
+		      (int)k, cases[k].topo, r.error, sr.text);
+	}
+	/* The AAB kind, for the AAB algorithms to come: a correct plan passes, with its bound. */
+	{
+		struct algorithm a = {
+			.name = "aab-unicast", .kind = COLL_AAB, .topologies = ALGO_HYPERCUBE,
+			.all_port = true, .plan = broken_plan, .predict = broken_predict,
+		};
+		struct sim_config cfg;
+		struct algo_params p;
+		struct algo_run r;
+		char err[64];
+
+		sim_config_defaults(&cfg);
+		topology_parse("hypercube:3", &cfg.topo, err, sizeof(err));
+		p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 6 };
+		broken_kind = AAB_UNICAST;
+		algo_run(&a, &p, NULL, &r);
+		check(r.data_ok && (double)r.cycles == r.scheduled && r.lower_bound > 0 &&
+		      (double)r.cycles >= r.lower_bound && strstr(r.bound_text, "AAB"),
+		      "skeleton: an AAB plan by unicasts on Q_3: data ok, %llu cycles = schedule %.0f, "
+		      ">= bound %.0f (%s)", (unsigned long long)r.cycles, r.scheduled, r.lower_bound,
+		      r.bound_text);
+		broken_kind = AAB_FORGET;
+		algo_run(&a, &p, NULL, &r);
+		check(!r.data_ok && strstr(r.error, "node 1 does not hold block (0, *, 0)"),
+		      "skeleton: an AAB plan that forgets a node is caught: %s", r.error);
+	}
+	/* Corrupted payloads: a concatenated block, a broadcast block, a partial sum. */
+	corrupt_run("direx", "hypercube:3", 5);
+	corrupt_run("pbcast", "mesh:3x3", 0);
+	corrupt_run("sbt", "hypercube:4", 3);
+	corrupt_run("reduce", "hypercube:4", 9);
+}
+
 int main(int argc, char **argv)
 {
 	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
@@ -354,6 +785,8 @@ int main(int argc, char **argv)
 
 	test_registry();
 	test_supports();
+	test_skeleton();
+	test_bounds();
 	test_engine();
 
 	/* pbcast exact for d = 1..12, L in {1, 2, 17, 256}. */
@@ -365,6 +798,33 @@ int main(int argc, char **argv)
 			for (int t = 0; t < 3; t++)
 				for (int k = 0; k < 3; k++)
 					exact_run("pbcast", hc(d), tss[t], pl[l], roots[k], NULL);
+	}
+
+	/* pbcast with a replication cost: Jeon & Kim eq. 2, n*T_r included, exactly. */
+	for (int d = 1; d <= 12; d++) {
+		static const int trs[] = { 1, 3, 255 };
+		int n = 1 << d;
+
+		for (int t = 0; t < 3; t++) {
+			struct opts o = { .tr = trs[t] };
+
+			exact_run("pbcast", hc(d), tss[t], Ls[(d + t) % 4], (n / 3 + t) % n, &o);
+		}
+	}
+	for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++)
+		for (int t = 1; t <= 4; t++) {
+			struct opts o = { .tr = t };
+
+			exact_run("pbcast", meshes[m], tss[t % 3], Ls[t - 1], ((int)m + 3 * t) % 8, &o);
+		}
+	/* T_r is paid by broadcast heads only: the unicast algorithms do not change. */
+	{
+		struct opts o = { .tr = 6 };
+
+		exact_run("hk", hc(6), 5, 17, 3, &o);
+		exact_run("sbt", hc(5), 5, 17, 3, &o);
+		exact_run("direx", hc(4), 5, 17, 0, &o);
+		exact_run("rsbcast", "mesh:5x3", 5, 17, 4, &o);
 	}
 
 	/* Hypercube algorithms, d = 1..8 (irham up to 8, hk also 9..12 below). */
@@ -402,7 +862,7 @@ int main(int argc, char **argv)
 
 			sim_config_defaults(&cfg);
 			topology_parse(meshes[m], &cfg.topo, err, sizeof(err));
-			p = (struct algo_params){ &cfg, 0, 4 };
+			p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 4 };
 			if (al->supports && al->supports(&p, err, sizeof(err)))
 				continue;
 			for (int l = 0; l < 4; l++)
@@ -433,6 +893,8 @@ int main(int argc, char **argv)
 	}
 
 	test_conflicts();
+	test_aas();
+	test_aas_conflicts();
 	test_stalls();
 
 	printf("%d passed, %d failed\n", passed, failed);

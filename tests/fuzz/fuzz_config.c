@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_config.c - libFuzzer target: the configuration file reader (src/config.c, INI
- * through inih) on any bytes.  Keys are applied by a stand-in that refuses values
- * starting with 'x', so that the error paths after a key run too.
+ * fuzz_config.c - libFuzzer target: the configuration file syntax (src/config.c,
+ * config_parse(): INI through inih) on any bytes.  Keys go to a stand-in that refuses
+ * values starting with 'x', so that the error path after a key runs too.  A refusal
+ * must come with one line and exit status 2 (or 1, out of memory).
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -10,18 +11,17 @@
 #include <string.h>
 
 #include "config.h"
-#include "fuzz_input.h"
 
-static int apply(void *ctx, const char *section, const char *option, const char *value,
-		 char *err, size_t errlen)
+static int key(void *ctx, const char *section, const char *name, const char *value, int line,
+	       char *msg, size_t len)
 {
-	int *keys = ctx;
+	int *last = ctx;
 
-	if (!section[0] || !option[0])
-		abort();	/* the reader only applies known keys of a section */
-	++*keys;
+	if (!section || !name || !value || line < *last)
+		abort();	/* every key has its strings, in file order */
+	*last = line;
 	if (value[0] == 'x') {
-		snprintf(err, errlen, "'%s' is refused", value);
+		snprintf(msg, len, "'%s' is refused", value);
 		return -1;
 	}
 	return 0;
@@ -29,13 +29,15 @@ static int apply(void *ctx, const char *section, const char *option, const char 
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char err[512] = "", path[64];
-	int keys = 0, fd = fuzz_input_file(data, size, path, sizeof(path));
+	struct failure f = { 0 };
+	int last = 0;
 
-	if (fd < 0)
-		return 0;
-	if (config_load(path, apply, &keys, err, sizeof(err)) && !err[0])
-		abort();	/* a refused file says why */
-	fuzz_input_close(fd);
+	if (config_parse("fuzz.ini", (const char *)data, size, key, &last, &f)) {
+		if (!f.msg[0] || strchr(f.msg, '\n') ||
+		    (f.status != EXIT_USAGE && f.status != EXIT_FAILED))
+			abort();	/* one line, and the exit status it calls for */
+	} else if (f.status) {
+		abort();
+	}
 	return 0;
 }

@@ -1,35 +1,58 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fuzz_options.c - libFuzzer target: option values on any bytes.  The input is a
- * list of NUL-separated words; each goes through the parsers of option values that
- * exist as library functions (the topology names of model/topology.c).
+ * fuzz_options.c - libFuzzer target: the option parser (src/options.c,
+ * options_parse_memory()) on any command line and configuration file.  The input is
+ * a command byte, then NUL-separated words (the arguments), then, after an empty word
+ * (two NULs in a row), the text of the configuration file.  Parsing must neither
+ * print nor exit, and a refusal must come with one line and exit status 2 (or 1, out
+ * of memory).
  */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "topology.h"
+#include "options.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	char *text = malloc(size + 1), err[256], name[64];
-	struct topology t;
+	enum { MAX_ARGS = 64 };
+	char *text, *argv[MAX_ARGS + 2], *config = NULL, *end;
+	struct options *o;
+	struct failure f = { 0 };
+	size_t config_len = 0;
+	bool help = false;
+	int argc = 1;
 
-	if (!text)
+	if (size < 1)
 		return 0;
-	memcpy(text, data, size);
-	text[size] = '\0';
-	for (char *w = text; w < text + size; w += strlen(w) + 1) {
-		err[0] = '\0';
-		if (topology_parse(w, &t, err, sizeof(err))) {
-			if (!err[0])
-				abort();	/* a refused name says why */
-			continue;
+	text = malloc(size + 1);
+	o = malloc(sizeof(*o));
+	if (!text || !o)
+		goto out;
+	memcpy(text, data + 1, size - 1);
+	text[size - 1] = '\0';
+	end = text + size - 1;
+	argv[0] = (char *)command_name((enum command)(data[0] % N_COMMANDS));
+	for (char *w = text; w < end; w += strlen(w) + 1) {
+		if (!*w) {
+			config = w + 1;		/* the configuration file follows */
+			config_len = (size_t)(end - config);
+			break;
 		}
-		if (t.nodes < 2 || t.nodes > 4096 || t.ports < 1 || t.ports > TOPO_MAX_PORTS)
-			abort();
-		topology_name(&t, name, sizeof(name));
+		if (argc < MAX_ARGS)
+			argv[argc++] = w;
 	}
+	argv[argc] = NULL;
+	if (options_parse_memory(o, (enum command)(data[0] % N_COMMANDS), argc, argv,
+				 "fuzz.ini", config, config ? config_len : 0, &help, &f)) {
+		if (!f.msg[0] || strchr(f.msg, '\n') ||
+		    (f.status != EXIT_USAGE && f.status != EXIT_FAILED))
+			abort();	/* one line, and the exit status it calls for */
+	} else if (f.status) {
+		abort();
+	}
+out:
 	free(text);
+	free(o);
 	return 0;
 }

@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rowcol.c - all-to-all personalized exchange on an r x c mesh by rows, then columns,
+ * with blocks grouped by destination column (Grama et al. 4.5, "mesh"), and its one-
+ * dimensional case, the pipelined exchange on a linear array in one direction
+ * (linexch1; Grama et al. 4.5 "ring / linear array", Lecture 11's cyclic pipeline).
+ *
+ * Each phase is the ring algorithm on every line (row, then column) of n nodes: the
+ * line's nodes form the logical ring 0 -> 1 -> ... -> n-1 -> 0, all sending the same
+ * way.  At step s = 1 .. n-1 a node sends to its successor the super-blocks of the
+ * origin s - 1 places before it that are still on their way: those for the n - s
+ * positions s .. n-1 places after that origin; the successor keeps its own and
+ * forwards the rest at the next step (combining: one message per step).  A super-block
+ * is what one node holds for one position of the line: in the row phase its r blocks
+ * for the nodes of one destination column, in the column phase the c blocks that its
+ * row gathered for one destination node.  The column phase of a node starts when it
+ * holds its column's blocks from its whole row.
+ *
+ * "One direction" on a line without wraparound: the ring's closing edge n-1 -> 0 is
+ * the XY route back along the line, n - 1 hops over the links in the other direction,
+ * which nothing else uses (a wormhole message pays n - 2 more cycles for it, nothing
+ * more; on a ring it would be one hop).  So the phases are conflict-free in all-port
+ * mode (row and column phases use different links, channels and ejection channels).
+ *
+ * Time, one line of n nodes with super-blocks of B blocks: step s's message has
+ * 1 + (n - s) B mu flits and one hop, so without the closing edge every node would
+ * step in lockstep, T = (n-1)(t_s + 1) + B mu n(n-1)/2.  The closing edge makes node 0
+ * receive n - 2 cycles late from step 2 on; the delay travels one node per step, and
+ * the last messages (of node n-1 over the closing edge, and of the delayed nodes) all
+ * arrive n - 2 cycles late:
+ *     T_line(n, B) = (n-1)(t_s + 1) + B mu n(n-1)/2 + max(n - 2, 0),  exact (derived);
+ *     rowcol:  T = T_line(c, r) + T_line(r, c)   (every column starts its phase together).
+ * Grama et al. 4.5: ring (t_s + t_w m p/2)(p - 1), mesh (2 t_s + t_w m p)(sqrt(p) - 1),
+ * which count no hops.
+ */
+#include <stdio.h>
+
+#include "aas.h"
+
+/*
+ * The ring phase along a line: node v at position `pos` of `n` (positions map to nodes
+ * by `at`), its step sends from group g0 on.  super(origin, dest position) appends the
+ * blocks of one super-block.
+ */
+struct line {
+	const struct topology *t;
+	bool row;		/* along v's row, else its column */
+	int n;
+};
+
+static int line_node(const struct line *ln, int v, int pos)
+{
+	return ln->row ? mesh_row(ln->t, v) * ln->t->cols + pos : pos * ln->t->cols + mesh_col(ln->t, v);
+}
+
+static int super_block(const struct line *ln, struct plan *pl, int origin, int dest)
+{
+	const struct topology *t = ln->t;
+
+	if (ln->row) {
+		/* Row phase: origin's blocks for every node of dest's column. */
+		for (int i = 0; i < t->rows; i++)
+			if (plan_block(pl, origin, i * t->cols + mesh_col(t, dest), 0))
+				return -1;
+		return 0;
+	}
+	/* Column phase: the blocks of origin's whole row for dest. */
+	for (int j = 0; j < t->cols; j++)
+		if (plan_block(pl, mesh_row(t, origin) * t->cols + j, dest, 0))
+			return -1;
+	return 0;
+}
+
+static int ring_phase(const struct line *ln, struct plan *pl, int v, int pos, int g0)
+{
+	int n = ln->n;
+
+	for (int s = 1; s < n; s++) {
+		int o = (pos - s + 1 + n) % n;
+		struct xfer_spec x = { .dest = line_node(ln, v, (pos + 1) % n), .group = g0 + s - 1 };
+
+		if (plan_xfer(pl, &x))
+			return -1;
+		for (int k = s; k < n; k++)
+			if (super_block(ln, pl, line_node(ln, v, o), line_node(ln, v, (o + k) % n)))
+				return -1;
+	}
+	return 0;
+}
+
+static int rc_plan(const struct algo_params *p, int node, const struct receipt *r,
+		   struct plan *pl)
+{
+	const struct topology *t = &p->cfg->topo;
+	struct line row = { t, true, t->cols }, col = { t, false, t->rows };
+
+	if (r)
+		return 0;
+	if (ring_phase(&row, pl, node, mesh_col(t, node), 0))
+		return -1;
+	return ring_phase(&col, pl, node, mesh_row(t, node), t->cols - 1);
+}
+
+/* T_line(n, B) of the header comment. */
+static long long line_cycles(int n, long long B, int ts, int mu)
+{
+	return n < 2 ? 0 : (n - 1ll) * (ts + 1) + B * mu * n * (n - 1ll) / 2 + (n - 2);
+}
+
+static void rc_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
+{
+	const struct topology *t = &p->cfg->topo;
+	int r = t->rows, c = t->cols, ts = p->cfg->startup, mu = algo_mu(p);
+	long long P = t->nodes, T = line_cycles(c, r, ts, mu) + line_cycles(r, c, ts, mu);
+	double grama = (ts + (double)mu * P / 2) * (r + c - 2);
+
+	(void)s;
+	predict_set(o, (double)T, true, DERIVED("rowcol"),
+		    "T_line(c, r) + T_line(r, c), T_line(n, B) = (n-1)(t_s + 1) + B mu n(n-1)/2 + (n-2) "
+		    "= %lld", T);
+	if (r == c)
+		predict_published(o, grama, "Grama et al. 4.5, mesh",
+				  "(2 t_s + t_w m p)(sqrt(p) - 1) = (2*%d + %d*%lld)(%d - 1) = %.0f", ts,
+				  mu, P, r, grama);
+	else
+		predict_published(o, grama, "Grama et al. 4.5, its ring formula per phase",
+				  "(t_s + t_w m p/2)(c - 1) + (t_s + t_w m p/2)(r - 1) = %.0f", grama);
+}
+
+static void l1_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
+{
+	int n = p->cfg->topo.nodes, ts = p->cfg->startup, mu = algo_mu(p);
+	long long T = line_cycles(n, 1, ts, mu);
+	double ring = (ts + (double)mu * n / 2) * (n - 1);
+
+	(void)s;
+	predict_set(o, (double)T, true, DERIVED("rowcol"),
+		    "(p-1)(t_s + 1) + mu p(p-1)/2 + (p-2) (the closing edge is p-1 hops) = %lld", T);
+	predict_published(o, ring, "Grama et al. 4.5, ring; Lecture 11, K(z) one way",
+			  "(t_s + t_w m p/2)(p - 1) = (%d + %d*%d/2)(%d - 1) = %.0f", ts, mu, n, n, ring);
+}
+
+static int l1_supports(const struct algo_params *p, char *err, size_t len)
+{
+	return aas_need_line(p, "linexch1", err, len);
+}
+
+const struct algorithm algo_rowcol = {
+	.name = "rowcol",
+	.networks = "any mesh",
+	.source = "Grama et al. 4.5, mesh",
+	.formula_source = "Grama et al. 4.5 (2 t_s + t_w m p)(sqrt(p) - 1); exact: derived",
+	.description = "all-to-all personalized on a mesh: the one-way ring exchange in every row (blocks grouped by destination column), then in every column",
+	.kind = COLL_AAS,
+	.topologies = ALGO_MESH,
+	.all_port = true,
+	.plan = rc_plan,
+	.predict = rc_predict,
+};
+
+const struct algorithm algo_linexch1 = {
+	.name = "linexch1",
+	.networks = "linear array (mesh:1xN, Nx1)",
+	.source = "Grama et al. 4.5, ring / linear array; Lecture 11, cyclic pipeline",
+	.formula_source = "Grama et al. 4.5 = Lecture 11 (t_s + t_w m p/2)(p - 1); exact: derived",
+	.description = "all-to-all personalized on a linear array, one direction: the ring pipeline, its closing edge routed back along the line",
+	.kind = COLL_AAS,
+	.topologies = ALGO_MESH,
+	.all_port = true,
+	.supports = l1_supports,
+	.plan = rc_plan,
+	.predict = l1_predict,
+};

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * schedule.h - an algorithm's plan evaluated without the network, under the
+ * contention-free latency model of docs/microarchitecture.md section 9:
+ *   a send called at cycle c on a channel free from cycle f starts at s = max(c, f);
+ *   SEND_DONE, and the channel free again, at s + t_s + L - 1;
+ *   the head reaches a node k hops away at s + t_s + k, the tail at s + t_s + k + L - 1
+ * (k = the e-cube / XY route's hops to that receiver; a B message reaches every node at
+ * its route distance, T_r later for each router on the way that replicates and
+ * forwards it).  With T_r > 0 the root router also holds a broadcast's head, which can
+ * delay its SEND_DONE: the evaluator does not model that.  The same skeleton runs the
+ * same plan on these events, so the
+ * result is what the network would give if no message ever waited for a link or an
+ * ejection channel: measured cycles equal it exactly iff there was no contention.
+ */
+#ifndef WORMCAST_ALGOS_SCHEDULE_H
+#define WORMCAST_ALGOS_SCHEDULE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "algos.h"
+
+struct schedule_result {
+	bool ok;		/* the plan completed and every node holds what it must */
+	uint64_t cycles;	/* last tail arrival - first send call */
+	/*
+	 * The chain of sends that ends last: start-ups it pays (its own sends and the
+	 * ones it queued behind), header hops, and the flits after the head of every
+	 * message it waited for, with the replication holds (T_r) of broadcast heads:
+	 * cycles = startups * t_s + hops + flits.
+	 */
+	int startups, hops;
+	uint64_t flits;
+	uint64_t messages;
+	char text[256];		/* the chain in words, or why the plan failed */
+};
+
+/* 0, or -1 if the evaluation could not run (out of memory); r->ok says if the plan worked. */
+int algo_schedule(const struct algorithm *a, const struct algo_params *p,
+		  struct schedule_result *r);
+
+#endif

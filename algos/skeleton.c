@@ -1,0 +1,685 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * skeleton.c - the driver every algorithm runs on (see skeleton.h): per-node plans,
+ * the group and round orders, block payloads, the checks on arrival and at the end.
+ */
+#include "skeleton.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "holdings.h"
+
+/* A plan entry that the send only waits for (it does not carry it). */
+#define KEY_WAIT (1ull << 63)
+
+enum xfer_state { PLANNED, ISSUED, DONE };
+
+struct xfer {
+	struct xfer_spec spec;
+	uint32_t first, n;	/* its entries: keys[first .. first + n), carried and waited for */
+	uint32_t carried;	/* how many of them it carries */
+	uint32_t ready;		/* entries known to be held, from the first */
+	enum xfer_state state;
+};
+
+struct node_plan {
+	struct xfer *x;
+	int n, cap;
+	int first_open;		/* the first send not yet done */
+	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
+	uint64_t head_cycle;
+};
+
+/* Which send made a message. */
+struct msg_ref {
+	int node, x;
+};
+
+struct plan {
+	struct skeleton *sk;
+	int node;
+};
+
+struct skeleton {
+	const struct algorithm *a;
+	struct sim_config cfg;
+	struct algo_params p;
+	int nodes, blocks, words;
+	unsigned width;
+	uint64_t mask;
+	struct node_plan *node;
+	uint64_t *keys;
+	size_t nkeys, capkeys;
+	struct holdings held;
+	struct msg_ref *msg;
+	int capmsg;
+	int *round_pending;	/* messages of each round not yet delivered everywhere */
+	int nrounds, open_round;
+	uint64_t *buf;
+	size_t capbuf;
+	struct plan pl;
+	char error[320];
+};
+
+uint64_t block_word(uint64_t key, int i, unsigned width)
+{
+	uint64_t z = key * 0x9e3779b97f4a7c15ull ^ ((uint64_t)i << 32 | 0x5bd1e995u);
+
+	z ^= z >> 30;
+	z *= 0xbf58476d1ce4e5b9ull;
+	z ^= z >> 27;
+	z *= 0x94d049bb133111ebull;
+	z ^= z >> 31;
+	return z & payload_mask(width);
+}
+
+static const char *block_text(uint64_t key, char *buf, size_t len)
+{
+	if (block_dest(key) == BLOCK_ANY)
+		snprintf(buf, len, "(%d, *, %d)", block_origin(key), block_index(key));
+	else
+		snprintf(buf, len, "(%d, %d, %d)", block_origin(key), block_dest(key),
+			 block_index(key));
+	return buf;
+}
+
+static void fail(struct skeleton *sk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fail(struct skeleton *sk, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (sk->error[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(sk->error, sizeof(sk->error), fmt, ap);
+	va_end(ap);
+}
+
+/* ---- ownership and holdings ---- */
+
+/* The blocks a node starts with, by the kind of collective. */
+static bool owns(const struct skeleton *sk, int v, uint64_t key)
+{
+	int o = block_origin(key), d = block_dest(key);
+
+	if (o != v || block_index(key) >= sk->blocks)
+		return false;
+	switch (sk->a->kind) {
+	case COLL_ONE_TO_ALL:
+		return v == sk->p.root && d == BLOCK_ANY;
+	case COLL_AAS:
+		return d != BLOCK_ANY && d != v && d < sk->nodes;
+	case COLL_AAB:
+		return d == BLOCK_ANY;
+	case COLL_REDUCE:
+		return d == sk->p.root;
+	}
+	return false;
+}
+
+static bool holds(const struct skeleton *sk, int v, uint64_t key)
+{
+	return owns(sk, v, key) || holdings_find(&sk->held, held_key(v, key));
+}
+
+/* ---- building plans ---- */
+
+static struct xfer *last_xfer(struct plan *pl)
+{
+	struct node_plan *np = &pl->sk->node[pl->node];
+
+	return np->n ? &np->x[np->n - 1] : NULL;
+}
+
+int plan_fail(struct plan *pl, const char *fmt, ...)
+{
+	struct skeleton *sk = pl->sk;
+	char text[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	fail(sk, "node %d: %s", pl->node, text);
+	return -1;
+}
+
+int plan_blocks(const struct plan *pl)
+{
+	return pl->sk->blocks;
+}
+
+int plan_xfer(struct plan *pl, const struct xfer_spec *x)
+{
+	struct skeleton *sk = pl->sk;
+	struct node_plan *np = &sk->node[pl->node];
+	const struct xfer *prev = last_xfer(pl);
+
+	if (!x->bcast && (x->dest < 0 || x->dest >= sk->nodes || x->dest == pl->node))
+		return plan_fail(pl, "a send to node %d", x->dest);
+	if (prev && x->group < prev->spec.group)
+		return plan_fail(pl, "group %d planned after group %d", x->group, prev->spec.group);
+	if (x->round < sk->open_round || x->round < 0)
+		return plan_fail(pl, "a send planned into round %d, which is closed", x->round);
+	if (np->n == np->cap) {
+		int cap = np->cap ? 2 * np->cap : 4;
+		struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
+
+		if (!nx)
+			return plan_fail(pl, "out of memory");
+		np->x = nx;
+		np->cap = cap;
+	}
+	if (x->round >= sk->nrounds) {
+		int n = x->round + 1;
+		int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
+
+		if (!rp)
+			return plan_fail(pl, "out of memory");
+		memset(rp + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+		sk->round_pending = rp;
+		sk->nrounds = n;
+	}
+	sk->round_pending[x->round]++;
+	np->x[np->n++] = (struct xfer){ .spec = *x, .first = (uint32_t)sk->nkeys };
+	return 0;
+}
+
+static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
+{
+	struct skeleton *sk = pl->sk;
+	struct xfer *x = last_xfer(pl);
+
+	if (!x || x->state != PLANNED || x->first + x->n != sk->nkeys)
+		return plan_fail(pl, "a block outside a send");
+	if (origin < 0 || origin >= sk->nodes || dest < BLOCK_ANY || dest >= sk->nodes ||
+	    index < 0 || index >= sk->blocks)
+		return plan_fail(pl, "no block (%d, %d, %d)", origin, dest, index);
+	if (sk->nkeys == sk->capkeys) {
+		size_t cap = sk->capkeys ? 2 * sk->capkeys : 256;
+		uint64_t *k = realloc(sk->keys, sizeof(*k) * cap);
+
+		if (!k)
+			return plan_fail(pl, "out of memory");
+		sk->keys = k;
+		sk->capkeys = cap;
+	}
+	sk->keys[sk->nkeys++] = block_key(origin, dest, index) | flag;
+	x->n++;
+	if (!flag) {
+		if (x->carried != x->n - 1)
+			return plan_fail(pl, "carried blocks after a waited-for block");
+		x->carried++;
+	}
+	return 0;
+}
+
+int plan_block(struct plan *pl, int origin, int dest, int index)
+{
+	return plan_entry(pl, origin, dest, index, 0);
+}
+
+int plan_wait(struct plan *pl, int origin, int dest, int index)
+{
+	return plan_entry(pl, origin, dest, index, KEY_WAIT);
+}
+
+int plan_forward(struct plan *pl, int dest, int group, bool ir, uint64_t tag)
+{
+	struct xfer_spec x = { .dest = dest, .ir = ir, .group = group, .tag = tag };
+
+	if (plan_xfer(pl, &x))
+		return -1;
+	for (int i = 0; i < pl->sk->blocks; i++)
+		if (plan_block(pl, pl->sk->p.root, BLOCK_ANY, i))
+			return -1;
+	return 0;
+}
+
+/* ---- creating ---- */
+
+struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_params *p)
+{
+	struct skeleton *sk = calloc(1, sizeof(*sk));
+
+	if (!sk)
+		return NULL;
+	sk->a = a;
+	sk->cfg = *p->cfg;
+	sk->p = *p;
+	sk->p.cfg = &sk->cfg;
+	sk->p.variant = a->variant;
+	sk->nodes = p->cfg->topo.nodes;
+	sk->width = (unsigned)p->cfg->payload_width;
+	sk->mask = payload_mask(sk->width);
+	sk->blocks = 1;
+	sk->words = p->flits - 1;
+	if (a->shape)
+		a->shape(&sk->p, &sk->blocks, &sk->words);
+	holdings_init(&sk->held);
+	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
+	if (!sk->node) {
+		skeleton_destroy(sk);
+		return NULL;
+	}
+	for (int v = 0; v < sk->nodes; v++)
+		sk->node[v].head_msg = -1;
+	sk->pl.sk = sk;
+	return sk;
+}
+
+void skeleton_destroy(struct skeleton *sk)
+{
+	if (!sk)
+		return;
+	if (sk->node)
+		for (int v = 0; v < sk->nodes; v++)
+			free(sk->node[v].x);
+	free(sk->node);
+	free(sk->keys);
+	free(sk->msg);
+	free(sk->round_pending);
+	free(sk->buf);
+	holdings_free(&sk->held);
+	free(sk);
+}
+
+int skeleton_words(const struct skeleton *sk)
+{
+	return sk->words;
+}
+
+/* ---- sending ---- */
+
+static bool ready(const struct skeleton *sk, int v, struct xfer *x)
+{
+	for (; x->ready < x->n; x->ready++)
+		if (!holds(sk, v, sk->keys[x->first + x->ready] & ~KEY_WAIT))
+			return false;
+	return true;
+}
+
+static int record_msg(struct skeleton *sk, int id, int v, int xi)
+{
+	if (id >= sk->capmsg) {
+		int cap = sk->capmsg ? 2 * sk->capmsg : 256;
+		struct msg_ref *m;
+
+		while (cap <= id)
+			cap *= 2;
+		m = realloc(sk->msg, sizeof(*m) * (size_t)cap);
+		if (!m)
+			return -1;
+		for (int k = sk->capmsg; k < cap; k++)
+			m[k] = (struct msg_ref){ -1, -1 };
+		sk->msg = m;
+		sk->capmsg = cap;
+	}
+	sk->msg[id] = (struct msg_ref){ v, xi };
+	return 0;
+}
+
+/* The words of a held block: into out (copied, or added for a sum). */
+static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool sum)
+{
+	const struct held *h = owns(sk, v, key) ? NULL : holdings_find(&sk->held, held_key(v, key));
+	int w = sk->words;
+
+	if (!h) {
+		for (int i = 0; i < w; i++)
+			out[i] = sum ? (out[i] + block_word(key, i, sk->width)) & sk->mask
+				     : block_word(key, i, sk->width);
+		return 0;
+	}
+	if (!h->words) {
+		/* Inside a partial sum held under another block: already added. */
+		return sum || w == 0 ? 0 : -1;
+	}
+	for (int i = 0; i < w; i++)
+		out[i] = sum ? (out[i] + h->words[i]) & sk->mask : h->words[i];
+	return 0;
+}
+
+static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
+{
+	struct xfer *x = &sk->node[v].x[xi];
+	size_t total = x->spec.sum ? (size_t)sk->words : (size_t)x->carried * (size_t)sk->words;
+	struct send_req r;
+	char b[48];
+	int id;
+
+	x->state = ISSUED;
+	if (total + 1 > sk->capbuf) {
+		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
+
+		if (!nb) {
+			fail(sk, "node %d: out of memory", v);
+			return;
+		}
+		sk->buf = nb;
+		sk->capbuf = total + 1;
+	}
+	memset(sk->buf, 0, sizeof(uint64_t) * (total + 1));
+	for (uint32_t j = 0; j < x->carried; j++) {
+		uint64_t key = sk->keys[x->first + j];
+		uint64_t *out = sk->buf + (x->spec.sum ? 0 : (size_t)j * (size_t)sk->words);
+
+		if (gather(sk, v, key, out, x->spec.sum)) {
+			fail(sk, "node %d: cannot send block %s on its own: it is held inside a "
+			     "partial sum", v, block_text(key, b, sizeof(b)));
+			return;
+		}
+	}
+	r = (struct send_req){
+		.dest = x->spec.dest, .type = x->spec.bcast ? HDR_B : HDR_R, .ir = x->spec.ir,
+		.len = 1 + (int)total, .data = sk->buf, .channel = -1, .tag = x->spec.tag,
+	};
+	id = t->send(t->impl, v, &r);
+	if (id < 0) {
+		fail(sk, "node %d: send to %d refused: %s", v, x->spec.dest, t->error(t->impl));
+		return;
+	}
+	if (record_msg(sk, id, v, xi))
+		fail(sk, "node %d: out of memory", v);
+}
+
+/* Make every send of node v that may go now. */
+static void scan(struct skeleton *sk, const struct transport *t, int v)
+{
+	struct node_plan *np = &sk->node[v];
+	int g;
+
+	if (np->first_open >= np->n)
+		return;
+	g = np->x[np->first_open].spec.group;
+	for (int i = np->first_open; i < np->n && np->x[i].spec.group == g; i++) {
+		struct xfer *x = &np->x[i];
+
+		if (x->state == PLANNED && x->spec.round <= sk->open_round && ready(sk, v, x))
+			issue(sk, t, v, i);
+	}
+}
+
+/* Skip rounds with nothing outstanding; true if the open round moved. */
+static bool advance_rounds(struct skeleton *sk)
+{
+	int before = sk->open_round;
+
+	while (sk->open_round < sk->nrounds && sk->round_pending[sk->open_round] == 0)
+		sk->open_round++;
+	return sk->open_round != before;
+}
+
+static void call_plan(struct skeleton *sk, int v, const struct receipt *r)
+{
+	sk->pl.node = v;
+	if (sk->a->plan(&sk->p, v, r, &sk->pl))
+		fail(sk, "node %d: the plan could not be made", v);
+}
+
+void skeleton_start(struct skeleton *sk, const struct transport *t)
+{
+	/* Every plan first: a round is open only when no node has anything in an earlier one. */
+	for (int v = 0; v < sk->nodes; v++)
+		call_plan(sk, v, NULL);
+	advance_rounds(sk);
+	for (int v = 0; v < sk->nodes; v++)
+		scan(sk, t, v);
+}
+
+/* ---- receiving ---- */
+
+static const struct xfer *xfer_of(const struct skeleton *sk, const struct message *m)
+{
+	const struct msg_ref *r;
+
+	if (m->id < 0 || m->id >= sk->capmsg || sk->msg[m->id].node < 0)
+		return NULL;
+	r = &sk->msg[m->id];
+	return &sk->node[r->node].x[r->x];
+}
+
+/* Does every word of the message match the blocks it must carry? */
+static void verify(struct skeleton *sk, int v, const struct message *m, const struct xfer *x)
+{
+	char b[48];
+
+	for (int i = 0; i < sk->words; i++) {
+		uint64_t sum = 0;
+
+		for (uint32_t j = 0; j < x->carried; j++) {
+			uint64_t key = sk->keys[x->first + j], want = block_word(key, i, sk->width);
+
+			if (x->spec.sum) {
+				sum = (sum + want) & sk->mask;
+			} else if (m->data[(size_t)j * (size_t)sk->words + (size_t)i] != want) {
+				fail(sk, "node %d: block %s from node %d has word %d = 0x%llx, not 0x%llx",
+				     v, block_text(key, b, sizeof(b)), m->source, i,
+				     (unsigned long long)m->data[(size_t)j * (size_t)sk->words + (size_t)i],
+				     (unsigned long long)want);
+				return;
+			}
+		}
+		if (x->spec.sum && m->data[i] != sum) {
+			fail(sk, "node %d: the partial sum from node %d has word %d = 0x%llx, not 0x%llx",
+			     v, m->source, i, (unsigned long long)m->data[i], (unsigned long long)sum);
+			return;
+		}
+	}
+}
+
+static void receive(struct skeleton *sk, const struct transport *t, int v,
+		    const struct message *m, const struct xfer *x)
+{
+	struct receipt r = {
+		.source = m->source, .tag = x->spec.tag,
+		.addressed = m->type == HDR_B || m->address == v,
+	};
+	char b[48];
+
+	for (uint32_t j = 0; j < x->carried; j++) {
+		uint64_t key = sk->keys[x->first + j];
+		struct held *h;
+
+		if (holds(sk, v, key)) {
+			fail(sk, "node %d received block %s a second time (from node %d)", v,
+			     block_text(key, b, sizeof(b)), m->source);
+			continue;
+		}
+		h = holdings_add(&sk->held, held_key(v, key));
+		if (!h) {
+			fail(sk, "node %d: out of memory", v);
+			return;
+		}
+		if (sk->words > 0)
+			h->words = x->spec.sum ? (j == 0 ? m->data : NULL)
+					       : m->data + (size_t)j * (size_t)sk->words;
+	}
+	call_plan(sk, v, &r);
+	scan(sk, t, v);
+}
+
+void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
+{
+	const struct message *m = ev->msg;
+	const struct xfer *x = xfer_of(sk, m);
+	struct node_plan *np = &sk->node[ev->node];
+	int v = ev->node;
+
+	if (!x) {
+		fail(sk, "node %d: event for message %d, which no plan sent", v, m->id);
+		return;
+	}
+	switch (ev->kind) {
+	case EV_SEND_DONE:
+		sk->node[sk->msg[m->id].node].x[sk->msg[m->id].x].state = DONE;
+		while (np->first_open < np->n && np->x[np->first_open].state == DONE)
+			np->first_open++;
+		scan(sk, t, v);
+		break;
+	case EV_HEAD_ARRIVED:
+		if (!sk->a->cut_through)
+			break;
+		if (np->head_msg >= 0) {
+			fail(sk, "node %d: a second message arrives cut-through before the first ended", v);
+			break;
+		}
+		np->head_msg = m->id;
+		np->head_cycle = ev->cycle;
+		receive(sk, t, v, m, x);
+		break;
+	case EV_TAIL_ARRIVED:
+		if (m->len != 1 + (x->spec.sum ? sk->words : (int)x->carried * sk->words)) {
+			fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
+			     m->source, m->len, (int)x->carried);
+			break;
+		}
+		verify(sk, v, m, x);
+		if (sk->a->cut_through) {
+			/* Flits back to back: forwarded flit i left no earlier than it arrived. */
+			if (np->head_msg != m->id || ev->cycle != np->head_cycle + (uint64_t)(m->len - 1))
+				fail(sk, "node %d forwarded cut-through but the flits from %d did not "
+				     "arrive back to back", v, m->source);
+			np->head_msg = -1;
+		} else {
+			receive(sk, t, v, m, x);
+		}
+		/* The message is delivered everywhere: its round may close. */
+		if (m->delivered == m->receivers && --sk->round_pending[x->spec.round] == 0 &&
+		    advance_rounds(sk))
+			for (int u = 0; u < sk->nodes; u++)
+				scan(sk, t, u);
+		break;
+	}
+}
+
+/* ---- the end ---- */
+
+/* Node v holds block key, intact? */
+static int expect_block(const struct skeleton *sk, int v, uint64_t key, char *err, size_t len)
+{
+	const struct held *h = holdings_find(&sk->held, held_key(v, key));
+	char b[48];
+
+	if (!h) {
+		snprintf(err, len, "node %d does not hold block %s", v, block_text(key, b, sizeof(b)));
+		return -1;
+	}
+	/* A reduction's words are partial sums: check_sum() checks them. */
+	for (int i = 0; h->words && sk->a->kind != COLL_REDUCE && i < sk->words; i++)
+		if (h->words[i] != block_word(key, i, sk->width)) {
+			snprintf(err, len, "node %d holds block %s with word %d = 0x%llx, not 0x%llx", v,
+				 block_text(key, b, sizeof(b)), i, (unsigned long long)h->words[i],
+				 (unsigned long long)block_word(key, i, sk->width));
+			return -1;
+		}
+	return 0;
+}
+
+static int check_sends(const struct skeleton *sk, char *err, size_t len)
+{
+	char b[48];
+
+	for (int v = 0; v < sk->nodes; v++) {
+		const struct node_plan *np = &sk->node[v];
+
+		for (int i = 0; i < np->n; i++) {
+			const struct xfer *x = &np->x[i];
+
+			if (x->state == DONE)
+				continue;
+			if (x->state == ISSUED)
+				snprintf(err, len, "node %d: its send to %d never left the NI", v, x->spec.dest);
+			else if (x->ready < x->n)
+				snprintf(err, len, "node %d: its send to %d (group %d) was never made: it "
+					 "waits for block %s", v, x->spec.dest, x->spec.group,
+					 block_text(sk->keys[x->first + x->ready] & ~KEY_WAIT, b, sizeof(b)));
+			else
+				snprintf(err, len, "node %d: its send to %d was never made (group %d, round %d)",
+					 v, x->spec.dest, x->spec.group, x->spec.round);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* The root's sum of every contribution, index by index. */
+static int check_sum(const struct skeleton *sk, char *err, size_t len)
+{
+	int root = sk->p.root;
+
+	for (int ix = 0; ix < sk->blocks; ix++)
+		for (int i = 0; i < sk->words; i++) {
+			uint64_t want = 0, got = 0;
+
+			for (int u = 0; u < sk->nodes; u++) {
+				uint64_t key = block_key(u, root, ix);
+				const struct held *h = holdings_find(&sk->held, held_key(root, key));
+
+				want = (want + block_word(key, i, sk->width)) & sk->mask;
+				if (u == root)
+					got = (got + block_word(key, i, sk->width)) & sk->mask;
+				else if (h && h->words)
+					got = (got + h->words[i]) & sk->mask;
+			}
+			if (got != want) {
+				snprintf(err, len, "the root's sum, word %d of block %d, is 0x%llx, the sum "
+					 "over all nodes is 0x%llx", i, ix, (unsigned long long)got,
+					 (unsigned long long)want);
+				return -1;
+			}
+		}
+	return 0;
+}
+
+/*
+ * The expected holdings of the kind: node v must hold block (o, d, ix) for every
+ * origin o in [o_lo, o_hi) but itself, with d = the node (AAS), the root (reduction)
+ * or ANY.
+ */
+static int expect_all(const struct skeleton *sk, int v, int o_lo, int o_hi, int d,
+		      char *err, size_t len)
+{
+	for (int o = o_lo; o < o_hi; o++)
+		for (int ix = 0; o != v && ix < sk->blocks; ix++)
+			if (expect_block(sk, v, block_key(o, d, ix), err, len))
+				return -1;
+	return 0;
+}
+
+int skeleton_check(const struct skeleton *sk, char *err, size_t len)
+{
+	int root = sk->p.root, n = sk->nodes;
+
+	if (sk->error[0]) {
+		snprintf(err, len, "%s", sk->error);
+		return -1;
+	}
+	if (check_sends(sk, err, len))
+		return -1;
+	switch (sk->a->kind) {
+	case COLL_ONE_TO_ALL:
+		for (int v = 0; v < n; v++)
+			if (expect_all(sk, v, root, root + 1, BLOCK_ANY, err, len))
+				return -1;
+		return 0;
+	case COLL_AAS:
+		for (int v = 0; v < n; v++)
+			if (expect_all(sk, v, 0, n, v, err, len))
+				return -1;
+		return 0;
+	case COLL_AAB:
+		for (int v = 0; v < n; v++)
+			if (expect_all(sk, v, 0, n, BLOCK_ANY, err, len))
+				return -1;
+		return 0;
+	case COLL_REDUCE:
+		if (expect_all(sk, root, 0, n, root, err, len))
+			return -1;
+		return check_sum(sk, err, len);
+	}
+	return 0;
+}

@@ -1,0 +1,129 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * skeleton.h - the one driver every algorithm runs on.
+ *
+ * The block model.  A collective moves blocks, each identified by (origin,
+ * destination or BLOCK_ANY, index) and carrying `words` payload words that are a
+ * function of that identity (block_word()), so a block that arrives at the wrong node
+ * or with one wrong bit is detected.  Each node starts with its own blocks, as the
+ * kind of collective says:
+ *   one-to-all  the root holds (root, ANY, i) for i < blocks;
+ *   AAS         node s holds (s, d, 0) for every d != s;
+ *   AAB         node s holds (s, ANY, i) for i < blocks;
+ *   reduction   node v holds (v, root, 0), its contribution to the sum.
+ * A message carries an ordered list of blocks: their words one after the other
+ * (1 + n * words flits), or, for a reduction, added word by word (1 + words flits).
+ * A node holds every block it receives (at the tail; at the head for cut-through
+ * algorithms) and checks it on arrival.  At the end the skeleton checks the expected
+ * holdings of the kind: every node holds the root's blocks; node d holds (s, d) from
+ * every s; every node holds every block; the root holds every contribution, and
+ * their sum.  No block may arrive twice at a node.
+ *
+ * The schedule.  An algorithm is a plan function called for every node at the start
+ * and again at every receipt; it appends sends (xfers) to the node's plan.  A send
+ * names its destination (or a B broadcast, or R with IR), the blocks it carries and
+ * optionally more blocks to wait for, a tag handed to the receiver's plan, and two
+ * orders:
+ *   group  node-local: a send of group g is made only when every send of the node's
+ *          earlier groups has left the NI (SEND_DONE).  Sends of one group go out
+ *          together (an all-port step); groups must not decrease along a node's plan.
+ *   round  global: a send of round r is made only when every message of every earlier
+ *          round has been delivered everywhere (an ideal barrier of the source's
+ *          synchronous steps; 0 = no barrier).  Rounds are meant for plans made at
+ *          the start.
+ * Otherwise a send is made as soon as its node holds every block it carries and
+ * every block it waits for.  Several sends on one injection channel queue in the NI
+ * in the order they were made.
+ *
+ * The same plan drives the network (run.c) and the contention-free evaluation
+ * (schedule.h), through the transport below.
+ */
+#ifndef WORMCAST_ALGOS_SKELETON_H
+#define WORMCAST_ALGOS_SKELETON_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "algos.h"
+
+#define BLOCK_ANY (-1)
+
+/* A block's identity packed into 51 bits: origin 13, destination 13, index 25. */
+static inline uint64_t block_key(int origin, int dest, int index)
+{
+	return (uint64_t)(origin & 0x1fff) << 38 | (uint64_t)(dest & 0x1fff) << 25 |
+	       (uint64_t)(index & 0x1ffffff);
+}
+static inline int block_origin(uint64_t k) { return (int)(k >> 38 & 0x1fff); }
+static inline int block_dest(uint64_t k)
+{
+	int d = (int)(k >> 25 & 0x1fff);
+
+	return d == 0x1fff ? BLOCK_ANY : d;
+}
+static inline int block_index(uint64_t k) { return (int)(k & 0x1ffffff); }
+
+/* Payload word i of a block, masked to `width` bits. */
+uint64_t block_word(uint64_t key, int i, unsigned width);
+
+/* What a node received, handed to its plan. */
+struct receipt {
+	int source;		/* the node that sent the message */
+	uint64_t tag;		/* the tag of the sender's xfer */
+	bool addressed;		/* the node is the R destination or a B receiver (not an IR stop) */
+};
+
+struct xfer_spec {
+	int dest;		/* R: the destination; ignored for B */
+	bool bcast;		/* a B message (the sender's replication tree) */
+	bool ir;		/* R with intermediate reception */
+	bool sum;		/* the blocks' words are added (reduction), not concatenated */
+	int group;		/* node-local order (see above) */
+	int round;		/* global barrier (see above) */
+	uint64_t tag;		/* handed to the receiver's plan */
+};
+
+/* The plan being built for one node (opaque). */
+struct plan;
+
+/* Append a send; the blocks and waits that follow belong to it.  0 or -1. */
+int plan_xfer(struct plan *pl, const struct xfer_spec *x);
+/* The last send carries this block (in this order). */
+int plan_block(struct plan *pl, int origin, int dest, int index);
+/* The last send also waits until the node holds this block. */
+int plan_wait(struct plan *pl, int origin, int dest, int index);
+/* Give up with a reason (kept for the run's error); returns -1. */
+int plan_fail(struct plan *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The run's block shape, for plans that loop over blocks. */
+int plan_blocks(const struct plan *pl);	/* blocks per origin */
+
+/*
+ * One-to-all helper: an R send (IR if asked) of every block of the root, in group
+ * `group`, with `tag` for the receiver.
+ */
+int plan_forward(struct plan *pl, int dest, int group, bool ir, uint64_t tag);
+
+/* ---- running a plan (run.c, schedule.c) ---- */
+
+/* Where sends go: the simulation, or the contention-free evaluator. */
+struct transport {
+	void *impl;
+	/* Returns the message id (dense from 0), or -1 with a reason from error(). */
+	int (*send)(void *impl, int node, const struct send_req *r);
+	const char *(*error)(void *impl);
+};
+
+struct skeleton;
+
+/* NULL on allocation failure.  p must have passed the algorithm's supports(). */
+struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_params *p);
+void skeleton_destroy(struct skeleton *sk);
+void skeleton_start(struct skeleton *sk, const struct transport *t);
+void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
+/* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
+int skeleton_check(const struct skeleton *sk, char *err, size_t len);
+/* Payload words per block of this run. */
+int skeleton_words(const struct skeleton *sk);
+
+#endif

@@ -1,0 +1,93 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * cli.c - the command line: which command, its options, its help, and the one place
+ * where an error is printed and the exit status decided (failure.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "failure.h"
+#include "help.h"
+#include "options.h"
+
+/* "wormcast help", "wormcast help COMMAND", "wormcast help --markdown". */
+static int cmd_help(int argc, char **argv, struct failure *f)
+{
+	int c;
+
+	if (argc == 2) {
+		help_overview(stdout);
+		return EXIT_PASSED;
+	}
+	if (argc == 3 && !strcmp(argv[2], "--markdown")) {
+		help_markdown(stdout);
+		return EXIT_PASSED;
+	}
+	c = argc == 3 ? command_find(argv[2]) : -1;
+	if (c < 0)
+		return failf(f, EXIT_USAGE, "usage: wormcast help [COMMAND | --markdown]");
+	help_command(stdout, (enum command)c);
+	return EXIT_PASSED;
+}
+
+static int dispatch(int argc, char **argv, struct failure *f)
+{
+	struct options o;
+	bool help;
+	int c;
+
+	if (argc < 2)
+		return failf(f, EXIT_USAGE, "no command (run, sweep, traffic, trace or list; see "
+			     "'wormcast --help')");
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		help_overview(stdout);
+		return EXIT_PASSED;
+	}
+	if (!strcmp(argv[1], "help"))
+		return cmd_help(argc, argv, f);
+	c = command_find(argv[1]);
+	if (c < 0)
+		return failf(f, EXIT_USAGE, "unknown command '%s' (expected run, sweep, traffic, "
+			     "trace or list; see 'wormcast --help')", argv[1]);
+	if (options_parse(&o, (enum command)c, argc - 1, argv + 1, &help, f))
+		return -1;
+	if (help) {
+		help_command(stdout, (enum command)c);
+		return EXIT_PASSED;
+	}
+	return command_run(&o, f);
+}
+
+/*
+ * Standard output carries the report: a report that did not reach it (a full disk,
+ * a closed pipe) is a failure, not a success.
+ */
+static int flush_stdout(struct failure *f)
+{
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return 0;
+	return failf(f, EXIT_FAILED, "cannot write the standard output%s%s",
+		     errno ? ": " : "", errno ? strerror(errno) : "");
+}
+
+int wormcast_main(int argc, char **argv)
+{
+	struct failure f = { 0 }, out = { 0 };
+	int status = dispatch(argc, argv, &f);
+
+	if (status < 0) {
+		fprintf(stderr, "wormcast: %s\n", f.msg);
+		status = f.status;
+	}
+	if (flush_stdout(&out)) {
+		fprintf(stderr, "wormcast: %s\n", out.msg);
+		if (status == EXIT_PASSED)
+			status = out.status;
+	}
+	return status;
+}

@@ -1,0 +1,84 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * setup.c - options to run parameters (see setup.h).  Ranges are not checked here:
+ * the options table did that when the values were read.
+ */
+#include "setup.h"
+
+#include <string.h>
+
+int setup_config(const struct options *o, struct sim_config *cfg, struct failure *f)
+{
+	char err[256];
+
+	sim_config_defaults(cfg);
+	if (topology_parse(opt(o, OPT_TOPOLOGY)->text, &cfg->topo, err, sizeof(err)))
+		return failf(f, EXIT_USAGE, "%s: %s", opt(o, OPT_TOPOLOGY)->origin, err);
+	cfg->all_port = opt(o, OPT_PORT_MODEL)->u == 0;
+	cfg->startup = (int)opt(o, OPT_STARTUP)->u;
+	cfg->buffer_depth = (int)opt(o, OPT_BUFFER_DEPTH)->u;
+	cfg->payload_width = (int)opt(o, OPT_PAYLOAD_WIDTH)->u;
+	cfg->replication_cost = (int)opt(o, OPT_REPLICATION_COST)->u;
+	cfg->watchdog = opt(o, OPT_WATCHDOG)->u;
+	cfg->sink_stall = opt(o, OPT_SINK_STALL)->d;
+	cfg->seed = opt(o, OPT_SEED)->u;
+	/* The ranges are the model's (options.def); what remains is how values relate. */
+	if (sim_config_check(cfg, err, sizeof(err)))
+		return failf(f, EXIT_USAGE, "%s", err);
+	return 0;
+}
+
+int setup_engine(const struct options *o, struct engine_options *e, struct failure *f)
+{
+	char err[256];
+
+	*e = (struct engine_options){
+		.name = opt(o, OPT_ENGINE)->text,
+		.vcd = opt(o, OPT_VCD)->set ? opt(o, OPT_VCD)->text : NULL,
+		.fst = opt(o, OPT_FST)->set ? opt(o, OPT_FST)->text : NULL,
+		.network_top = opt(o, OPT_RTL_TOP)->set,
+		.inject_bug = opt(o, OPT_INJECT_BUG)->set ? (int)opt(o, OPT_INJECT_BUG)->u : 0,
+		.mismatch_vcd = opt(o, OPT_MISMATCH_VCD)->set ? opt(o, OPT_MISMATCH_VCD)->text : NULL,
+	};
+	if (engine_options_check(e, err, sizeof(err)))
+		return failf(f, EXIT_USAGE, "%s", err);
+	return 0;
+}
+
+int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t flits,
+		    struct sim_config *cfg, struct algo_params *p, struct failure *f)
+{
+	const struct option_value *port = opt(o, OPT_PORT_MODEL), *root = opt(o, OPT_ROOT);
+	const char *mode = a->all_port ? "all-port" : "one-port";
+	char err[512];
+
+	if (!(a->topologies & (1u << cfg->topo.kind)))
+		return failf(f, EXIT_USAGE, "algorithm '%s' does not run on a %s", a->name,
+			     topology_kind_name(cfg->topo.kind));
+	/* The algorithm defines its port model: a different one is refused, not ignored. */
+	if (port->set && strcmp(port->text, mode))
+		return failf(f, EXIT_USAGE, "%s: %s is an algorithm for %s routers, not %s (see "
+			     "'wormcast list'); leave the port model out", port->origin, a->name,
+			     mode, port->text);
+	cfg->all_port = a->all_port;
+	if (root->u >= (uint64_t)cfg->topo.nodes)
+		return failf(f, EXIT_USAGE, "%s: %llu is not a node of the network (nodes 0..%d)",
+			     root->origin, (unsigned long long)root->u, cfg->topo.nodes - 1);
+	*p = (struct algo_params){ .cfg = cfg, .root = (int)root->u, .flits = (int)flits };
+	if (a->supports && a->supports(p, err, sizeof(err)))
+		return failf(f, EXIT_USAGE, "%s", err);
+	return 0;
+}
+
+void setup_traffic(const struct options *o, struct traffic_params *tp)
+{
+	*tp = (struct traffic_params){
+		.rate = opt(o, OPT_RATE)->d,
+		.min_len = (int)opt(o, OPT_FLITS_RANGE)->u,
+		.max_len = (int)opt(o, OPT_FLITS_RANGE)->u_max,
+		.cycles = opt(o, OPT_CYCLES)->u,
+		.ir_fraction = opt(o, OPT_IR_FRACTION)->d,
+		.b_fraction = opt(o, OPT_B_FRACTION)->d,
+		.seed = opt(o, OPT_SEED)->u,
+	};
+}
