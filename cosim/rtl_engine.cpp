@@ -106,7 +106,7 @@ public:
         const bool asserted = rtl_->assertion_failed();
         if (asserted)
             stop_reason_ = "RTL assertion failed in cycle " + std::to_string(cycle) +
-                           " (Verilator's \"Assertion failed in\" line above names it)";
+                           " (Verilator's %Error line on stderr names it)";
         if (!cosim_) return asserted ? -1 : 0;
         slot.first.cycle = cycle + 1;
         compare(slot.first, slot.second);
