@@ -60,6 +60,9 @@ FLIT_STATIC_ASSERT(HDR_IR_BIT == HDR_TYPE_BIT + 1 && HDR_ADDR_SHIFT == HDR_IR_BI
 		   HDR_SOURCE_SHIFT == HDR_ADDR_SHIFT + FLIT_ADDR_BITS &&
 		   HDR_SEQ_SHIFT == HDR_SOURCE_SHIFT + FLIT_ADDR_BITS,
 		   "header fields are contiguous, in this order");
+FLIT_STATIC_ASSERT(HDR_TYPE_B == 1 && FLIT_KIND_HEAD == 1 << FLIT_HEAD_BIT &&
+		   FLIT_KIND_TAIL == 1 << FLIT_TAIL_BIT,
+		   "the RTL reads B, is_head and is_tail as single bits set");
 FLIT_STATIC_ASSERT(HDR_SEQ_SHIFT < FLIT_MIN_PAYLOAD && FLIT_MAX_PAYLOAD + FLIT_KIND_BITS <= 64,
 		   "every payload width has sequence bits, and a flit fits a uint64_t");
 

@@ -93,6 +93,9 @@ module wc_fifo #(
 
   `WC_ASSERT(push_not_full, !(push_i && full_o), "push into a full FIFO")
   `WC_ASSERT(pop_not_empty, !(pop_i && !nonempty_o), "pop from an empty FIFO")
-  `WC_ASSERT(count_in_range, count_q <= CntFull, "FIFO count above Depth")
+  // (Only where the counter can hold more than Depth at all.)
+  if ((1 << CntW) - 1 > Depth) begin : gen_assert_count
+    `WC_ASSERT(count_in_range, count_q <= CntFull, "FIFO count above Depth")
+  end
 
 endmodule

@@ -67,7 +67,7 @@ module wc_route #(
 
   // Header fields (section 4, rtl/wc_defs.vh).
   wire        is_head = flit_lo_i[`WC_FLIT_HEAD_BIT];
-  wire        hdr_b   = (flit_lo_i[`WC_FLIT_TYPE_BIT] == `WC_HDR_TYPE_B);
+  wire        hdr_b   = flit_lo_i[`WC_FLIT_TYPE_BIT];  // `WC_HDR_TYPE_B (1) = B, else R
   wire        hdr_ir  = flit_lo_i[`WC_FLIT_IR_BIT];
   wire [`WC_FLIT_ADDR_BITS-1:0] addr = flit_lo_i[`WC_FLIT_ADDR_MSB:`WC_FLIT_ADDR_LSB];
   // The tail bit does not influence routing.

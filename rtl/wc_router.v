@@ -206,7 +206,7 @@ module wc_router #(
       assign hol_lo       = nonempty ? head[`WC_FLIT_ROUTE_BITS-1:0]
                                      : in_flit[`WC_FLIT_ROUTE_BITS-1:0];
       assign hol_tail[gi] = hol_lo[`WC_FLIT_TAIL_BIT];
-      assign hol_b[gi]    = (hol_lo[`WC_FLIT_TYPE_BIT] == `WC_HDR_TYPE_B);
+      assign hol_b[gi]    = hol_lo[`WC_FLIT_TYPE_BIT];  // `WC_HDR_TYPE_B (1) = B
 
       wc_route #(
         .Topology     (Topology),
@@ -596,11 +596,14 @@ module wc_router #(
   `WC_ASSERT(arrival_finds_room, (in_valid & ~(~fifo_nonempty & move) & fifo_full) == {NIn{1'b0}},
              "a flit arrives at a full FIFO (the upstream credit counter is wrong)")
 
+  // (Only where a counter can hold more than BufferDepth at all.)
   localparam [CredW-1:0] CredDepth = BufferDepth[CredW-1:0];
   genvar ga;
   for (ga = 0; ga < NOut; ga = ga + 1) begin : gen_assert_out
-    `WC_ASSERT(credits_in_range, credits_q[ga*CredW +: CredW] <= CredDepth,
-               "the credit counter of this output is above BufferDepth")
+    if ((1 << CredW) - 1 > BufferDepth) begin : gen_bound
+      `WC_ASSERT(credits_in_range, credits_q[ga*CredW +: CredW] <= CredDepth,
+                 "the credit counter of this output is above BufferDepth")
+    end
   end
 `endif
 

@@ -63,7 +63,7 @@ if WC:
                    "--mismatch-vcd", os.path.join(tempfile.gettempdir(), "wc-assert-bug5.vcd"))
         asserted = [l for l in r.stderr.splitlines() if "%Error" in l and "Assertion failed in" in l]
         check(r.returncode == 1 and j.get("error", "").startswith("RTL assertion failed in cycle 0")
-              and asserted and "gen_node[0].wc_router.gen_assert_out[0].credits_in_range" in asserted[0]
+              and asserted and "gen_node[0].wc_router.gen_assert_out[0].gen_bound.credits_in_range" in asserted[0]
               and "above BufferDepth" in asserted[0] and not r.stdout.count("Assertion"),
               "--engine %s, bug 5: exit %d, %s; stderr: %s"
               % (engine, r.returncode, j.get("error"), asserted[0] if asserted else r.stderr[-300:]))
