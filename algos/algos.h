@@ -134,8 +134,34 @@ struct algo_run {
 	char schedule_text[256];
 	double lower_bound;		/* cycles (bounds.h), or -1 where none applies (one node) */
 	char bound_text[320];		/* the bound's model and its terms */
+	bool no_memory;			/* the driver ran out of memory (error says where) */
 };
 int algo_run(const struct algorithm *a, const struct algo_params *p, struct engine *engine,
 	     struct algo_run *out);
+
+/*
+ * The same in steps, on a simulation the caller makes and runs (the front end's
+ * pipeline, src/pipeline.c): algo_begin() checks p for a and makes the driver (0, or
+ * -1 with out->error; "out of memory" exactly if that is the reason); the simulation
+ * uses x->cfg (a's port model) and algo_driver(); algo_end() takes the run's status
+ * and what only the simulation knows (figures, data check), and frees the driver;
+ * algo_predict(), after the simulation is freed, adds the schedule, the prediction and
+ * the bound; algo_abandon() frees the driver of a session that does not run.
+ */
+struct skeleton;
+struct algo_session {
+	const struct algorithm *a;
+	struct sim_config cfg;		/* the run's: all_port = a->all_port */
+	struct algo_params params;
+	struct skeleton *sk;		/* the driver */
+	int words;			/* payload words per block (for the bound) */
+};
+int algo_begin(const struct algorithm *a, const struct algo_params *p, struct algo_session *x,
+	       struct algo_run *out);
+void algo_driver(struct algo_session *x, struct driver *d);
+void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
+	      struct algo_run *out);
+void algo_predict(struct algo_session *x, struct algo_run *out);
+void algo_abandon(struct algo_session *x);
 
 #endif

@@ -10,6 +10,9 @@ extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_
 	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast,
 	algo_standexch, algo_rowcol, algo_linexch1, algo_linexch2, algo_binexch, algo_quadexch,
 	algo_quadexchh;
+/* All-to-all broadcast (docs/algorithms.md#all-to-all-broadcast-gossip). */
+extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo_aabmeshyx,
+	algo_aabbcast, algo_aabbcastnaive;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -30,6 +33,12 @@ const struct algorithm *const algorithms[] = {
 	&algo_binexch,
 	&algo_quadexch,
 	&algo_quadexchh,
+	&algo_aabdimex,
+	&algo_aabflood,
+	&algo_aabmeshxy,
+	&algo_aabmeshyx,
+	&algo_aabbcast,
+	&algo_aabbcastnaive,
 	NULL,
 };
 

@@ -1,7 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * run.c - algo_run(): one algorithm on a fresh simulation, through the skeleton, with
- * its schedule, its prediction and its lower bound.
+ * run.c - one algorithm through the skeleton, with its schedule, its prediction and
+ * its lower bound, in three steps (algos.h): algo_begin() checks the parameters and
+ * makes the driver; algo_end() takes what only the simulation knows (on a simulation
+ * the caller made and runs: src/pipeline.c); algo_predict(), once the simulation is
+ * freed, evaluates the schedule (which makes its own messages: half the peak memory
+ * when they do not coexist), the prediction and the bound.  algo_run() does all three
+ * around a fresh simulation.
  */
 #include <stdio.h>
 #include <string.h>
@@ -60,71 +65,64 @@ static void bound(const struct algorithm *a, const struct algo_params *p, int wo
 	}
 }
 
-int algo_run(const struct algorithm *a, const struct algo_params *p, struct engine *engine,
-	     struct algo_run *out)
+int algo_begin(const struct algorithm *a, const struct algo_params *p, struct algo_session *x,
+	       struct algo_run *out)
 {
-	struct sim_config cfg;
-	struct algo_params params;
-	struct schedule_result sched;
-	struct skeleton *sk;
-	struct driver drv;
-	struct sim *s;
 	char err[512];
-	int words;
 
 	memset(out, 0, sizeof(*out));
+	memset(x, 0, sizeof(*x));
 	out->scheduled = -1;
 	out->lower_bound = -1;
-	cfg = *p->cfg;
-	cfg.all_port = a->all_port;
-	params = *p;
-	params.cfg = &cfg;
-	params.variant = a->variant;
+	x->a = a;
+	x->cfg = *p->cfg;
+	x->cfg.all_port = a->all_port;
+	x->params = *p;
+	x->params.cfg = &x->cfg;
+	x->params.variant = a->variant;
 
-	if (!(a->topologies & (1u << cfg.topo.kind))) {
+	if (!(a->topologies & (1u << x->cfg.topo.kind))) {
 		snprintf(err, sizeof(err), "%s does not run on a %s", a->name,
-			 topology_kind_name(cfg.topo.kind));
+			 topology_kind_name(x->cfg.topo.kind));
 		return setup_error(out, err);
 	}
-	if (engine && p->cfg->all_port != a->all_port) {
-		snprintf(err, sizeof(err), "%s is %s but the engine was built for %s mode", a->name,
-			 a->all_port ? "all-port" : "one-port",
-			 p->cfg->all_port ? "all-port" : "one-port");
-		return setup_error(out, err);
-	}
-	if (params.flits < 1)
+	if (x->params.flits < 1)
 		return setup_error(out, "message length must be at least 1 flit");
-	if (algo_uses_root(a) && (params.root < 0 || params.root >= cfg.topo.nodes)) {
-		snprintf(err, sizeof(err), "root %d outside the network (0..%d)", params.root,
-			 cfg.topo.nodes - 1);
+	if (algo_uses_root(a) && (x->params.root < 0 || x->params.root >= x->cfg.topo.nodes)) {
+		snprintf(err, sizeof(err), "root %d outside the network (0..%d)", x->params.root,
+			 x->cfg.topo.nodes - 1);
 		return setup_error(out, err);
 	}
 	if (!algo_uses_root(a))
-		params.root = 0;
-	if (sim_config_check(&cfg, err, sizeof(err)))
+		x->params.root = 0;
+	if (sim_config_check(&x->cfg, err, sizeof(err)))
 		return setup_error(out, err);
-	if (a->supports && a->supports(&params, err, sizeof(err)))
+	if (a->supports && a->supports(&x->params, err, sizeof(err)))
 		return setup_error(out, err);
-
-	sk = skeleton_create(a, &params);
-	if (!sk)
+	x->sk = skeleton_create(a, &x->params);
+	if (!x->sk)
 		return setup_error(out, "out of memory");
-	s = engine ? sim_create_with_engine(&cfg, engine, err, sizeof(err))
-		   : sim_create(&cfg, err, sizeof(err));
-	if (!s) {
-		skeleton_destroy(sk);
-		return setup_error(out, err);
-	}
+	return 0;
+}
 
-	drv = (struct driver){ .ctx = sk, .start = drv_start, .event = drv_event };
-	out->status = sim_run(s, &drv);
+void algo_driver(struct algo_session *x, struct driver *d)
+{
+	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event };
+}
+
+void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
+	      struct algo_run *out)
+{
+	char err[512];
+
+	out->status = status;
 	sim_get_stats(s, &out->stats);
 	out->cycles = out->stats.last_delivery >= out->stats.first_send
 			      ? out->stats.last_delivery - out->stats.first_send : 0;
 	if (out->status != SIM_DONE) {
 		snprintf(out->error, sizeof(out->error), "%s", sim_error(s));
 		out->data_ok = false;
-	} else if (skeleton_check(sk, err, sizeof(err))) {
+	} else if (skeleton_check(x->sk, err, sizeof(err))) {
 		snprintf(out->error, sizeof(out->error), "%s", err);
 		out->data_ok = false;
 	} else {
@@ -132,19 +130,59 @@ int algo_run(const struct algorithm *a, const struct algo_params *p, struct engi
 		if (!out->data_ok)
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
+	out->no_memory = skeleton_no_memory(x->sk);
+	x->words = skeleton_words(x->sk);
+	algo_abandon(x);
+}
 
-	words = skeleton_words(sk);
-	/* The run's messages go before the schedule makes its own: half the peak memory. */
-	skeleton_destroy(sk);
-	sim_destroy(s);
+void algo_predict(struct algo_session *x, struct algo_run *out)
+{
+	const struct algorithm *a = x->a;
+	struct schedule_result sched;
 
-	if (algo_schedule(a, &params, &sched) == 0 && sched.ok)
+	if (algo_schedule(a, &x->params, &sched) == 0 && sched.ok)
 		out->scheduled = (double)sched.cycles;
 	snprintf(out->schedule_text, sizeof(out->schedule_text), "%s", sched.text);
 	out->prediction.published = -1;
-	a->predict(&params, &sched, &out->prediction);
+	a->predict(&x->params, &sched, &out->prediction);
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
-	bound(a, &params, words, out);
+	bound(a, &x->params, x->words, out);
+}
+
+void algo_abandon(struct algo_session *x)
+{
+	skeleton_destroy(x->sk);
+	x->sk = NULL;
+}
+
+int algo_run(const struct algorithm *a, const struct algo_params *p, struct engine *engine,
+	     struct algo_run *out)
+{
+	struct algo_session x;
+	struct driver drv;
+	struct sim *s;
+	char err[512];
+
+	if (engine && p->cfg->all_port != a->all_port) {
+		memset(out, 0, sizeof(*out));
+		snprintf(err, sizeof(err), "%s is %s but the engine was built for %s mode", a->name,
+			 a->all_port ? "all-port" : "one-port",
+			 p->cfg->all_port ? "all-port" : "one-port");
+		return setup_error(out, err);
+	}
+	if (algo_begin(a, p, &x, out))
+		return -1;
+	s = engine ? sim_create_with_engine(&x.cfg, engine, err, sizeof(err))
+		   : sim_create(&x.cfg, err, sizeof(err));
+	if (!s) {
+		algo_abandon(&x);
+		return setup_error(out, err);
+	}
+	algo_driver(&x, &drv);
+	algo_end(&x, s, sim_run(s, &drv), out);
+	/* The run's messages go before the schedule makes its own: half the peak memory. */
+	sim_destroy(s);
+	algo_predict(&x, out);
 	return (int)out->status;
 }

@@ -33,9 +33,10 @@ struct node_plan {
 	uint64_t head_cycle;
 };
 
-/* Which send made a message. */
+/* Which send made a message, and how many receivers have its head. */
 struct msg_ref {
 	int node, x;
+	int heads;
 };
 
 struct plan {
@@ -57,11 +58,13 @@ struct skeleton {
 	struct msg_ref *msg;
 	int capmsg;
 	int *round_pending;	/* messages of each round not yet delivered everywhere */
-	int nrounds, open_round;
+	int *heads_pending;	/* messages of each round whose head is not yet everywhere */
+	int nrounds, open_round, open_head_round;
 	uint64_t *buf;
 	size_t capbuf;
 	struct plan pl;
 	char error[320];
+	bool no_memory;		/* error is an allocation failure */
 };
 
 uint64_t block_word(uint64_t key, int i, unsigned width)
@@ -87,6 +90,7 @@ static const char *block_text(uint64_t key, char *buf, size_t len)
 }
 
 static void fail(struct skeleton *sk, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int out_of_memory(struct skeleton *sk, int node);
 static void fail(struct skeleton *sk, const char *fmt, ...)
 {
 	va_list ap;
@@ -96,6 +100,28 @@ static void fail(struct skeleton *sk, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(sk->error, sizeof(sk->error), fmt, ap);
 	va_end(ap);
+}
+
+/*
+ * An allocation failed: the run's result cannot be trusted, and the front end reports
+ * it as running out of memory, not as wrong data (skeleton_no_memory()).
+ */
+static int out_of_memory(struct skeleton *sk, int node)
+{
+	if (!sk->error[0])
+		sk->no_memory = true;
+	fail(sk, "node %d: out of memory", node);
+	return -1;
+}
+
+int plan_out_of_memory(struct plan *pl)
+{
+	return out_of_memory(pl->sk, pl->node);
+}
+
+bool skeleton_no_memory(const struct skeleton *sk)
+{
+	return sk->no_memory;
 }
 
 /* ---- ownership and holdings ---- */
@@ -169,7 +195,7 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
 
 		if (!nx)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		np->x = nx;
 		np->cap = cap;
 	}
@@ -178,12 +204,18 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
 
 		if (!rp)
-			return plan_fail(pl, "out of memory");
-		memset(rp + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+			return plan_out_of_memory(pl);
 		sk->round_pending = rp;
+		rp = realloc(sk->heads_pending, sizeof(int) * (size_t)n);
+		if (!rp)
+			return plan_out_of_memory(pl);
+		sk->heads_pending = rp;
+		memset(sk->round_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+		memset(sk->heads_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
 		sk->nrounds = n;
 	}
 	sk->round_pending[x->round]++;
+	sk->heads_pending[x->round]++;
 	np->x[np->n++] = (struct xfer){ .spec = *x, .first = (uint32_t)sk->nkeys };
 	return 0;
 }
@@ -203,7 +235,7 @@ static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t
 		uint64_t *k = realloc(sk->keys, sizeof(*k) * cap);
 
 		if (!k)
-			return plan_fail(pl, "out of memory");
+			return plan_out_of_memory(pl);
 		sk->keys = k;
 		sk->capkeys = cap;
 	}
@@ -282,6 +314,7 @@ void skeleton_destroy(struct skeleton *sk)
 	free(sk->keys);
 	free(sk->msg);
 	free(sk->round_pending);
+	free(sk->heads_pending);
 	free(sk->buf);
 	holdings_free(&sk->held);
 	free(sk);
@@ -314,11 +347,11 @@ static int record_msg(struct skeleton *sk, int id, int v, int xi)
 		if (!m)
 			return -1;
 		for (int k = sk->capmsg; k < cap; k++)
-			m[k] = (struct msg_ref){ -1, -1 };
+			m[k] = (struct msg_ref){ -1, -1, 0 };
 		sk->msg = m;
 		sk->capmsg = cap;
 	}
-	sk->msg[id] = (struct msg_ref){ v, xi };
+	sk->msg[id] = (struct msg_ref){ v, xi, 0 };
 	return 0;
 }
 
@@ -356,7 +389,7 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
 		if (!nb) {
-			fail(sk, "node %d: out of memory", v);
+			out_of_memory(sk, v);
 			return;
 		}
 		sk->buf = nb;
@@ -383,7 +416,7 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		return;
 	}
 	if (record_msg(sk, id, v, xi))
-		fail(sk, "node %d: out of memory", v);
+		out_of_memory(sk, v);
 }
 
 /* Make every send of node v that may go now. */
@@ -398,19 +431,31 @@ static void scan(struct skeleton *sk, const struct transport *t, int v)
 	for (int i = np->first_open; i < np->n && np->x[i].spec.group == g; i++) {
 		struct xfer *x = &np->x[i];
 
-		if (x->state == PLANNED && x->spec.round <= sk->open_round && ready(sk, v, x))
+		int open = x->spec.round_heads ? sk->open_head_round : sk->open_round;
+
+		if (x->state == PLANNED && x->spec.round <= open && ready(sk, v, x))
 			issue(sk, t, v, i);
 	}
 }
 
-/* Skip rounds with nothing outstanding; true if the open round moved. */
+/* Skip rounds with nothing outstanding; true if an open round moved. */
 static bool advance_rounds(struct skeleton *sk)
 {
-	int before = sk->open_round;
+	int before = sk->open_round, before_heads = sk->open_head_round;
 
 	while (sk->open_round < sk->nrounds && sk->round_pending[sk->open_round] == 0)
 		sk->open_round++;
-	return sk->open_round != before;
+	while (sk->open_head_round < sk->nrounds && sk->heads_pending[sk->open_head_round] == 0)
+		sk->open_head_round++;
+	return sk->open_round != before || sk->open_head_round != before_heads;
+}
+
+/* A round closed: every node may have sends that can go now. */
+static void rounds_moved(struct skeleton *sk, const struct transport *t)
+{
+	if (advance_rounds(sk))
+		for (int u = 0; u < sk->nodes; u++)
+			scan(sk, t, u);
 }
 
 static void call_plan(struct skeleton *sk, int v, const struct receipt *r)
@@ -491,7 +536,7 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		}
 		h = holdings_add(&sk->held, held_key(v, key));
 		if (!h) {
-			fail(sk, "node %d: out of memory", v);
+			out_of_memory(sk, v);
 			return;
 		}
 		if (sk->words > 0)
@@ -521,6 +566,10 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 		scan(sk, t, v);
 		break;
 	case EV_HEAD_ARRIVED:
+		/* The head is everywhere: its round's head barrier may close. */
+		if (++sk->msg[m->id].heads == m->receivers &&
+		    --sk->heads_pending[x->spec.round] == 0)
+			rounds_moved(sk, t);
 		if (!sk->a->cut_through)
 			break;
 		if (np->head_msg >= 0) {
@@ -548,10 +597,8 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 			receive(sk, t, v, m, x);
 		}
 		/* The message is delivered everywhere: its round may close. */
-		if (m->delivered == m->receivers && --sk->round_pending[x->spec.round] == 0 &&
-		    advance_rounds(sk))
-			for (int u = 0; u < sk->nodes; u++)
-				scan(sk, t, u);
+		if (m->delivered == m->receivers && --sk->round_pending[x->spec.round] == 0)
+			rounds_moved(sk, t);
 		break;
 	}
 }

@@ -31,6 +31,10 @@
  *          round has been delivered everywhere (an ideal barrier of the source's
  *          synchronous steps; 0 = no barrier).  Rounds are meant for plans made at
  *          the start.
+ *   round on heads  (round_heads) the same barrier, but a send waits only until every
+ *          message of every earlier round has its HEAD at every receiver: every router
+ *          of its route or tree has then granted it all its outputs, which it keeps
+ *          until its tail passes (docs/algorithms.md#aabbcast: what this proves).
  * Otherwise a send is made as soon as its node holds every block it carries and
  * every block it waits for.  Several sends on one injection channel queue in the NI
  * in the order they were made.
@@ -81,6 +85,7 @@ struct xfer_spec {
 	bool sum;		/* the blocks' words are added (reduction), not concatenated */
 	int group;		/* node-local order (see above) */
 	int round;		/* global barrier (see above) */
+	bool round_heads;	/* the barrier waits for the earlier rounds' heads only */
 	uint64_t tag;		/* handed to the receiver's plan */
 };
 
@@ -95,6 +100,8 @@ int plan_block(struct plan *pl, int origin, int dest, int index);
 int plan_wait(struct plan *pl, int origin, int dest, int index);
 /* Give up with a reason (kept for the run's error); returns -1. */
 int plan_fail(struct plan *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* A plan that could not be made for lack of memory: the run reports "out of memory". */
+int plan_out_of_memory(struct plan *pl);
 /* The run's block shape, for plans that loop over blocks. */
 int plan_blocks(const struct plan *pl);	/* blocks per origin */
 
@@ -123,6 +130,8 @@ void skeleton_start(struct skeleton *sk, const struct transport *t);
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
+/* The skeleton's error is an allocation that failed. */
+bool skeleton_no_memory(const struct skeleton *sk);
 /* Payload words per block of this run. */
 int skeleton_words(const struct skeleton *sk);
 

@@ -7,6 +7,7 @@
 #include "traffic.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "bcast_gate.h"
@@ -21,6 +22,7 @@ struct traffic {
 	int b_root;
 	struct bcast_gate gate;	/* the broadcast in flight */
 	uint64_t messages, broadcasts;
+	char error[256];	/* the first send that failed, "" if none */
 };
 
 static uint64_t next_random(struct traffic *t)
@@ -75,6 +77,22 @@ static int random_len(struct traffic *t)
 	return t->p.min_len + (int)(next_random(t) % (uint64_t)(t->p.max_len - t->p.min_len + 1));
 }
 
+/*
+ * A message that cannot be sent (memory ran out: the simulation stops too) fails the
+ * run; it is never dropped while the counts say every message was delivered.
+ */
+static void send_failed(struct traffic *t, const struct sim *s, int src)
+{
+	if (!t->error[0])
+		snprintf(t->error, sizeof(t->error), "traffic: a send from node %d failed at cycle "
+			 "%llu: %s", src, (unsigned long long)sim_now(s), sim_error(s));
+}
+
+const char *traffic_error(const struct traffic *t)
+{
+	return t->error;
+}
+
 static void tick(void *ctx, struct sim *s)
 {
 	struct traffic *t = ctx;
@@ -88,8 +106,11 @@ static void tick(void *ctx, struct sim *s)
 
 		if (!bcast_gate_ready(&t->gate, s))
 			return;		/* wait for the network to drain */
-		bcast_gate_send(&t->gate, s, t->b_root, &r);
 		t->b_pending = false;
+		if (bcast_gate_send(&t->gate, s, t->b_root, &r) < 0) {
+			send_failed(t, s, t->b_root);
+			return;
+		}
 		t->broadcasts++;
 		t->messages++;
 		return;
@@ -110,8 +131,11 @@ static void tick(void *ctx, struct sim *s)
 		if (r.dest >= src)
 			r.dest++;
 		r.ir = t->p.ir_fraction > 0 && uniform01(t) < t->p.ir_fraction;
-		if (sim_send(s, src, &r) >= 0)
-			t->messages++;
+		if (sim_send(s, src, &r) < 0) {
+			send_failed(t, s, src);
+			return;
+		}
+		t->messages++;
 	}
 	/* Arrivals skipped while broadcasts held the network are dropped, not queued. */
 	if (t->next_slot / (uint64_t)nodes < now)
@@ -145,6 +169,7 @@ void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traf
 	st->messages = t->messages;
 	st->broadcasts = t->broadcasts;
 	st->max_latency = 0;
+	st->delivered = 0;
 	for (int i = 0; i < n; i++) {
 		const struct message *m = sim_message(s, i);
 		uint64_t lat;
@@ -157,5 +182,6 @@ void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traf
 		if (lat > st->max_latency)
 			st->max_latency = lat;
 	}
+	st->delivered = (uint64_t)counted;
 	st->avg_latency = counted ? sum / counted : 0;
 }

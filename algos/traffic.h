@@ -31,11 +31,14 @@ struct traffic *traffic_create(const struct traffic_params *p, const struct topo
 void traffic_destroy(struct traffic *t);
 /* A driver that runs this traffic. */
 void traffic_driver(struct traffic *t, struct driver *d);
+/* The first send that failed (the run has failed then), or "". */
+const char *traffic_error(const struct traffic *t);
 
 struct traffic_stats {
 	uint64_t messages;
 	uint64_t broadcasts;
-	double avg_latency;	/* send call to last tail arrival, per message */
+	uint64_t delivered;	/* messages delivered whole to every receiver */
+	double avg_latency;	/* send call to last tail arrival, per delivered message */
 	uint64_t max_latency;
 };
 void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st);

@@ -5,6 +5,7 @@
 // contract and compares what they expose after every step.
 #include "rtl_engine.h"
 
+#include <cerrno>
 #include <cinttypes>
 #include <cstdio>
 #include <cstring>
@@ -41,8 +42,7 @@ namespace {
 class Engine {
 public:
     Engine(const struct sim_config& cfg, const rtl_engine_options& o, std::unique_ptr<RtlNetwork> rtl)
-        : cfg_(cfg), rtl_(std::move(rtl)), cosim_(o.cosim != 0),
-          mismatch_vcd_(o.mismatch_vcd ? o.mismatch_vcd : "wormcast-mismatch.vcd")
+        : cfg_(cfg), rtl_(std::move(rtl)), cosim_(o.cosim != 0), mismatch_vcd_(o.mismatch_vcd)
     {
         nodes_ = cfg.topo.nodes;
         ports_ = cfg.topo.ports;
@@ -55,6 +55,7 @@ public:
             model_ = network_create(&p);
         }
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
+        rtl_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         // The snapshots are reused: a ring of kWindow cycles for the mismatch window.
         history_.resize(cosim_ ? kWindow : 1);
         for (auto& h : history_) {
@@ -65,11 +66,17 @@ public:
 
     ~Engine()
     {
-        // The run may have stopped before the window was full (the checker saw the
-        // RTL's wrong delivery first): the window is still worth having.
-        if (mismatches_ && !window_written_) write_window();
         rtl_->trace_close();
         network_destroy(model_);
+    }
+
+    // After the run.  The run may have stopped before the window was full (the checker
+    // saw the RTL's wrong delivery first): the window is still worth having.
+    void finish(struct rtl_engine_report* r)
+    {
+        if (mismatches_ && !window_tried_) write_window();
+        report(r);
+        r->trace_error = rtl_->trace_close();
     }
 
     bool ok() const { return !cosim_ || model_; }
@@ -140,13 +147,29 @@ public:
     int outputs_valid() const { return outputs_valid_; }
     const char* stop_reason() const { return stop_reason_.c_str(); }
     uint64_t link_moves() const { return link_moves_; }
-    uint64_t conflict_cycles() const { return model_ ? network_conflict_cycles(model_) : 0; }
+    uint64_t conflict_cycles() const { return network_conflict_cycles(model_); }
+
+    int trace_error() const { return rtl_->trace_error(); }
+
+    // The RTL's registers, with the head of each message in progress from what its
+    // outputs sent (the RTL keeps no register with it).
+    int router_state(int node, struct router_state* s) const
+    {
+        if (!rtl_->read_router_state(node, *s)) return -1;
+        const uint64_t* heads = &rtl_head_[static_cast<size_t>(node * n_out_)];
+        for (int i = 0; i < s->n_in; ++i)
+            for (uint32_t m = s->in[i].route_q; m && !s->in[i].msg_head; m &= m - 1)
+                s->in[i].msg_head = heads[__builtin_ctz(m)];
+        return 0;
+    }
 
     void report(struct rtl_engine_report* r) const
     {
         r->cycles_compared = cycles_compared_;
         r->signals_compared = signals_compared_;
         r->mismatches = mismatches_;
+        r->window_written = window_written_;
+        r->window_error = window_error_;
         snprintf(r->first_mismatch, sizeof(r->first_mismatch), "%s", first_.c_str());
         snprintf(r->rtl_kind, sizeof(r->rtl_kind), "%s", rtl_->kind());
     }
@@ -166,6 +189,12 @@ private:
             const int moved = __builtin_popcount(valid & links);
             outputs_valid_ += __builtin_popcount(valid);
             link_moves_ += static_cast<uint64_t>(moved);
+            // The head each output sent last names the message that holds it.
+            for (uint32_t m = valid; m; m &= m - 1) {
+                const int p = __builtin_ctz(m);
+                const uint64_t f = rs.flits(v)[p];
+                if (flit_is_head(f)) rtl_head_[static_cast<size_t>(v * n_out_ + p)] = f;
+            }
             for (uint32_t m = valid >> ports_; m; m &= m - 1) {
                 int c = __builtin_ctz(m);
                 ej_.push_back({v, c, rs.flits(v)[ports_ + c]});
@@ -250,12 +279,16 @@ private:
         signals_compared_ += static_cast<uint64_t>(nodes_) * static_cast<uint64_t>(3 * n_out_);
     }
 
-    // The cycles around the first mismatch, model and RTL side by side.
+    // The cycles around the first mismatch, model and RTL side by side, if asked for.
     void write_window()
     {
-        window_written_ = true;
-        vcd* w = vcd_open(mismatch_vcd_.c_str());
-        if (!w) return;
+        window_tried_ = true;
+        if (!mismatch_vcd_) return;
+        vcd* w = vcd_open(mismatch_vcd_);
+        if (!w) {
+            window_error_ = ENOMEM;
+            return;
+        }
         std::vector<int> ids;
         const char* sides[] = {"model", "rtl"};
         vcd_scope(w, "cosim");
@@ -294,18 +327,23 @@ private:
                 }
             }
         }
-        vcd_close(w);
+        errno = 0;
+        if (vcd_close(w))
+            window_error_ = errno ? errno : EIO;
+        else
+            window_written_ = true;
     }
 
     static constexpr size_t kWindow = 16;
     struct sim_config cfg_;
     std::unique_ptr<RtlNetwork> rtl_;
     bool cosim_;
-    std::string mismatch_vcd_;
+    FILE* mismatch_vcd_;
     network* model_ = nullptr;
     int nodes_, ports_, channels_, n_out_, fw_;
     std::vector<channel_event> ej_, inj_credit_;
-    std::vector<flit_t> last_head_;
+    std::vector<flit_t> last_head_;  // model side: the last head of each output (cosim)
+    std::vector<flit_t> rtl_head_;   // RTL side: the same, for router_state()
     // Model (first) and RTL (second) registers of the last kWindow cycles (one slot
     // without comparison); next_slot_ is the one the next step fills.
     std::vector<std::pair<RegisterSnapshot, RegisterSnapshot>> history_;
@@ -313,7 +351,8 @@ private:
     int outputs_valid_ = 0;
     uint64_t link_moves_ = 0, cycles_compared_ = 0, signals_compared_ = 0, mismatches_ = 0;
     uint64_t stop_at_ = 0;
-    bool window_written_ = false;
+    bool window_tried_ = false, window_written_ = false;
+    int window_error_ = 0;
     std::string first_;
     std::string stop_reason_;  // why step() stopped the run, if sim_error() should say it
 };
@@ -329,30 +368,35 @@ int op_outputs_valid(void* e) { return self(e)->outputs_valid(); }
 uint64_t op_link_moves(void* e) { return self(e)->link_moves(); }
 uint64_t op_conflicts(void* e) { return self(e)->conflict_cycles(); }
 const char* op_stop_reason(void* e) { return self(e)->stop_reason(); }
+int op_router_state(void* e, int node, struct router_state* s) { return self(e)->router_state(node, s); }
 
+// The RTL alone cannot see its arbiters: no conflict count (null in the reports).  The
+// cosimulation counts them in its model.
 const engine_ops rtl_ops = {"rtl", op_inject, op_credit, op_step, op_ejections, op_inj_credits,
-                            op_outputs_valid, nullptr, op_link_moves, op_conflicts,
+                            op_outputs_valid, op_router_state, op_link_moves, nullptr,
                             op_stop_reason};
 const engine_ops cosim_ops = {"cosim", op_inject, op_credit, op_step, op_ejections,
-                              op_inj_credits, op_outputs_valid, nullptr, op_link_moves,
+                              op_inj_credits, op_outputs_valid, op_router_state, op_link_moves,
                               op_conflicts, op_stop_reason};
 
 }  // namespace
 
 extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const rtl_engine_options* o,
-                                 char* err, size_t errlen)
+                                 bool* bad_input, char* err, size_t errlen)
 {
     RtlChoice choice;
     std::string why;
     choice.network_top = o->network_top != 0;
     choice.inject_bug = o->inject_bug;
+    *bad_input = false;
     std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, why);
     if (!rtl) {
+        *bad_input = true;
         snprintf(err, errlen, "%s", why.c_str());
         return -1;
     }
     if (o->vcd && !rtl->trace_open(o->vcd)) {
-        snprintf(err, errlen, "cannot write waveform '%s'", o->vcd);
+        snprintf(err, errlen, "the waveform could not be started (Verilator's trace)");
         return -1;
     }
     Engine* x = new Engine(*cfg, *o, std::move(rtl));
@@ -366,10 +410,12 @@ extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const 
     return 0;
 }
 
-extern "C" void rtl_engine_get_report(const engine* e, struct rtl_engine_report* r)
+extern "C" int rtl_engine_trace_error(const engine* e) { return self(e->impl)->trace_error(); }
+
+extern "C" void rtl_engine_finish(engine* e, struct rtl_engine_report* r)
 {
     memset(r, 0, sizeof(*r));
-    self(e->impl)->report(r);
+    self(e->impl)->finish(r);
 }
 
 extern "C" network* rtl_engine_model(const engine* e) { return self(e->impl)->model(); }

@@ -7,17 +7,24 @@
  * output registers (valid and flit of every link and ejection channel) and credit
  * registers (every link and injection input) are compared.  The first difference
  * stops the run a few cycles later with a report that names both sides, and a VCD of
- * the cycles around it.
+ * the cycles around it (into mismatch_vcd, if given).
+ *
+ * Both engines read the RTL routers' architectural state for the deadlock report
+ * (engine_ops.router_state, model/deadlock.h).  The RTL alone cannot count link
+ * conflicts (its arbiters are not visible): its conflict_cycles operation is NULL.
  */
 #ifndef WORMCAST_RTL_ENGINE_H
 #define WORMCAST_RTL_ENGINE_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#include <stdbool.h>
 
 #include "sim.h"
 
@@ -25,8 +32,8 @@ struct rtl_engine_options {
 	int cosim;			/* 1: model and RTL in lockstep; 0: RTL alone */
 	int network_top;		/* 1: the generate-loop top instead of the router array */
 	int inject_bug;			/* 0: the correct RTL */
-	const char *vcd;		/* Verilator trace of the RTL, or NULL */
-	const char *mismatch_vcd;	/* where the window around a mismatch goes */
+	FILE *vcd;			/* Verilator's trace of the RTL goes here, or NULL */
+	FILE *mismatch_vcd;		/* the window around a mismatch goes here, or NULL */
 };
 
 struct rtl_engine_report {
@@ -35,11 +42,21 @@ struct rtl_engine_report {
 	uint64_t mismatches;
 	char first_mismatch[1024];
 	char rtl_kind[32];
+	int window_written;		/* the mismatch window went to mismatch_vcd */
+	int trace_error;		/* errno of a failed write of the trace, 0 if none */
+	int window_error;		/* the same for the mismatch window */
 };
 
+/*
+ * 0, or -1 with one line in err; *bad_input is set when the configuration asked for
+ * is not built (the line says which command builds it).
+ */
 int rtl_engine_create(struct engine *e, const struct sim_config *cfg,
-		      const struct rtl_engine_options *o, char *err, size_t errlen);
-void rtl_engine_get_report(const struct engine *e, struct rtl_engine_report *r);
+		      const struct rtl_engine_options *o, bool *bad_input, char *err, size_t errlen);
+/* The first error writing the trace so far (an errno value), 0 if none. */
+int rtl_engine_trace_error(const struct engine *e);
+/* After the run: write the mismatch window, close the trace, fill the report. */
+void rtl_engine_finish(struct engine *e, struct rtl_engine_report *r);
 /* The C model inside a cosim engine (NULL for the RTL engine). */
 struct network *rtl_engine_model(const struct engine *e);
 void rtl_engine_destroy(struct engine *e);

@@ -13,6 +13,8 @@
 #include "verilated.h"
 #include "verilated_vcd_c.h"
 #include "vl_bits.h"
+#include "vl_state.h"
+#include "vl_vcd_file.h"
 
 // Asynchronous active-low reset: a model starts with rst_ni = 0, which is no edge,
 // so raise it first and then pull it low.
@@ -34,9 +36,75 @@ struct NetShape {
     int ports;     // P
     int channels;  // J = E
     int fw;        // flit width, W + 2
+    int depth;     // BufferDepth
     explicit NetShape(const struct sim_config& c)
         : topo(c.topo), ports(c.topo.ports), channels(c.all_port ? c.topo.ports : 1),
-          fw(c.payload_width + 2) {}
+          fw(c.payload_width + 2), depth(c.buffer_depth) {}
+};
+
+// The scope of node v's router in a generate-loop network top named TOP, as
+// rtl/wc_hypercube.v and rtl/wc_mesh.v name their instances.
+inline std::string top_router_scope(const topology& t, int v)
+{
+    if (t.kind == TOPO_HYPERCUBE) {
+        const int lo_bits = t.dim / 2;
+        return "TOP.wc_hypercube.gen_hi[" + std::to_string(v >> lo_bits) + "].gen_node[" +
+               std::to_string(v & ((1 << lo_bits) - 1)) + "].u_router";
+    }
+    return "TOP.wc_mesh.gen_row[" + std::to_string(v / t.cols) + "].gen_node[" +
+           std::to_string(v % t.cols) + "].u_router";
+}
+
+// Verilator's VCD writer into the front end's stream (vl_vcd_file.h), and the readout
+// of the routers' registers (vl_state.h), as every RtlNetwork has them.
+template <class Trace>
+class TraceAndState {
+public:
+    // Start a trace of Trace (VerilatedVcdC or a SystemC one) into f; add_models(t)
+    // attaches the models to it.
+    template <class AddModels>
+    bool open(FILE* f, AddModels add_models)
+    {
+        file_.reset(new StreamVcdFile(f));
+        trace_.reset(new Trace(file_.get()));
+        add_models(trace_.get());
+        trace_->open("wormcast");
+        return trace_->isOpen();
+    }
+
+    Trace* trace() const { return trace_.get(); }
+    int error() const { return file_ ? file_->error() : 0; }
+
+    int close()
+    {
+        if (!trace_) return 0;
+        trace_->close();
+        const int err = file_->error();
+        trace_.reset();
+        file_.reset();
+        return err;
+    }
+
+    // The readout, set up on first use: scope_of(v) names router v's scope.
+    template <class ScopeOf>
+    bool read(const VerilatedContext& ctx, const NetShape& shape, int node, router_state& s,
+              ScopeOf scope_of) const
+    {
+        if (!tried_) {
+            tried_ = true;
+            state_.init(ctx, shape.topo.nodes, shape.ports + shape.channels,
+                        shape.ports + shape.channels, shape.ports, shape.depth, scope_of);
+        }
+        if (!state_.ok()) return false;
+        state_.read(node, s);
+        return true;
+    }
+
+private:
+    std::unique_ptr<StreamVcdFile> file_;
+    std::unique_ptr<Trace> trace_;
+    mutable RouterStateReader state_;
+    mutable bool tried_ = false;
 };
 
 // rtl/wc_router.v verilated once; one object per node; links wired here exactly as
@@ -68,7 +136,7 @@ public:
         }
     }
 
-    ~RouterArray() override { trace_close(); }
+    ~RouterArray() override { io_.close(); }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
@@ -105,9 +173,10 @@ public:
             set_bits(r.link_valid_i, 0, shape_.ports, valid);
             set_bits(r.link_credit_i, 0, shape_.ports, credit);
         }
-        if (trace_) {
+        VerilatedVcdC* trace = io_.trace();
+        if (trace) {
             for (auto& r : routers_) r->eval();  // settle the inputs for the dump
-            trace_->dump(static_cast<uint64_t>(cycle_) * 10);
+            trace->dump(static_cast<uint64_t>(cycle_) * 10);
         }
         for (auto& r : routers_) {
             r->clk_i = 1;
@@ -116,7 +185,7 @@ public:
             // this one are not clocked, so only the first one's failures are printed.
             if (context_.gotError()) break;
         }
-        if (trace_) trace_->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
+        if (trace) trace->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
         for (auto& r : routers_) {
             r->clk_i = 0;
             r->eval();
@@ -144,21 +213,25 @@ public:
         }
     }
 
-    bool trace_open(const std::string& path) override
+    bool trace_open(FILE* f) override
     {
-        trace_.reset(new VerilatedVcdC);
-        for (auto& r : routers_) r->trace(trace_.get(), 99);
-        // One cycle is 10 ns and the dump times count nanoseconds (10n, 10n + 5), as in
-        // the model's VCD; without this the header would say 1 ps, the RTL's precision.
-        trace_->set_time_resolution("1ns");
-        trace_->open(path.c_str());
-        return trace_->isOpen();
+        return io_.open(f, [this](VerilatedVcdC* t) {
+            for (auto& r : routers_) r->trace(t, 99);
+            // One cycle is 10 ns and the dump times count nanoseconds (10n, 10n + 5), as
+            // in the model's VCD; without this the header would say 1 ps, the RTL's
+            // precision.
+            t->set_time_resolution("1ns");
+        });
     }
 
-    void trace_close() override
+    int trace_close() override { return io_.close(); }
+    int trace_error() const override { return io_.error(); }
+
+    bool read_router_state(int node, router_state& s) const override
     {
-        if (trace_) trace_->close();
-        trace_.reset();
+        return io_.read(context_, shape_, node, s, [](int v) {
+            return "gen_node[" + std::to_string(v) + "].wc_router";
+        });
     }
 
     bool assertion_failed() const override { return context_.gotError(); }
@@ -176,7 +249,7 @@ private:
     };
     std::vector<Link> links_;  // in node order
     std::vector<int> dirty_;
-    std::unique_ptr<VerilatedVcdC> trace_;
+    TraceAndState<VerilatedVcdC> io_;
     long cycle_ = 0;
 };
 
@@ -192,7 +265,7 @@ public:
         reset(*top_);
     }
 
-    ~NetworkTop() override { trace_close(); }
+    ~NetworkTop() override { io_.close(); }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
@@ -208,13 +281,14 @@ public:
 
     void clock() override
     {
-        if (trace_) {
+        VerilatedVcdC* trace = io_.trace();
+        if (trace) {
             top_->eval();
-            trace_->dump(static_cast<uint64_t>(cycle_) * 10);
+            trace->dump(static_cast<uint64_t>(cycle_) * 10);
         }
         top_->clk_i = 1;
         top_->eval();
-        if (trace_) trace_->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
+        if (trace) trace->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
         top_->clk_i = 0;
         clear_bits(top_->inj_valid_i);
         clear_bits(top_->ej_credit_i);
@@ -236,21 +310,22 @@ public:
         }
     }
 
-    bool trace_open(const std::string& path) override
+    bool trace_open(FILE* f) override
     {
-        trace_.reset(new VerilatedVcdC);
-        top_->trace(trace_.get(), 99);
-        // One cycle is 10 ns and the dump times count nanoseconds (10n, 10n + 5), as in
-        // the model's VCD; without this the header would say 1 ps, the RTL's precision.
-        trace_->set_time_resolution("1ns");
-        trace_->open(path.c_str());
-        return trace_->isOpen();
+        return io_.open(f, [this](VerilatedVcdC* t) {
+            top_->trace(t, 99);
+            // One cycle is 10 ns (see RouterArray::trace_open).
+            t->set_time_resolution("1ns");
+        });
     }
 
-    void trace_close() override
+    int trace_close() override { return io_.close(); }
+    int trace_error() const override { return io_.error(); }
+
+    bool read_router_state(int node, router_state& s) const override
     {
-        if (trace_) trace_->close();
-        trace_.reset();
+        const topology& t = shape_.topo;
+        return io_.read(context_, shape_, node, s, [&t](int v) { return top_router_scope(t, v); });
     }
 
     bool assertion_failed() const override { return context_.gotError(); }
@@ -261,7 +336,7 @@ private:
     NetShape shape_;
     VerilatedContext context_;
     std::unique_ptr<VTop> top_;
-    std::unique_ptr<VerilatedVcdC> trace_;
+    TraceAndState<VerilatedVcdC> io_;
     long cycle_ = 0;
 };
 

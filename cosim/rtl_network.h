@@ -17,11 +17,13 @@
 #define WORMCAST_RTL_NETWORK_H
 
 #include <cstdint>
+#include <cstdio>
 #include <memory>
 #include <string>
 #include <vector>
 
 extern "C" {
+#include "router_state.h"
 #include "sim.h"
 #include "topology.h"
 }
@@ -58,9 +60,16 @@ public:
     // Every router's output registers (ports 0..P-1 links, P.. ejection channels) and
     // credit registers (0..P-1 links, P.. injection channels); s was resized by the caller.
     virtual void read_registers(RegisterSnapshot& s) const = 0;
-    // Waveforms (Verilator's own trace of every RTL signal); false if not built in.
-    virtual bool trace_open(const std::string& path) = 0;
-    virtual void trace_close() = 0;
+    // Waveforms: Verilator's own trace of every RTL signal, written into f (a stream the
+    // front end opened, vl_vcd_file.h); false if not built in.
+    virtual bool trace_open(FILE* f) = 0;
+    // Flush and stop the trace; the first write error (an errno value), 0 if none.
+    virtual int trace_close() = 0;
+    // The first write error of the trace so far, 0 if none.
+    virtual int trace_error() const = 0;
+    // Router node's architectural state (docs/microarchitecture.md section 6, vl_state.h)
+    // after the last clock(); msg_head is left 0.  False if this build cannot read it.
+    virtual bool read_router_state(int node, struct router_state& s) const = 0;
     virtual const char* kind() const = 0;
 };
 

@@ -25,11 +25,11 @@
 
 #include <systemc>
 
-#include "rtl_models.h"  // NetShape
+#include "rtl_models.h"  // NetShape, TraceAndState, top_router_scope
 #include "rtl_network.h"
 #include "sc_bits.h"
+#include "sc_vcd.h"
 #include "verilated.h"
-#include "verilated_vcd_sc.h"
 
 template <class VTopSc>
 class SystemCNetwork final : public RtlNetwork {
@@ -71,7 +71,7 @@ public:
         settle();
     }
 
-    ~SystemCNetwork() override { trace_close(); }
+    ~SystemCNetwork() override { io_.close(); }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
@@ -121,25 +121,21 @@ public:
         }
     }
 
-    bool trace_open(const std::string& path) override
+    bool trace_open(FILE* f) override
     {
         // The constructor ran sc_start(SC_ZERO_TIME): elaboration is done, which
         // Verilator's SystemC tracer requires before trace() and open().
-        trace_.reset(new VerilatedVcdSc);
-        top_->trace(trace_.get(), 99);
-        trace_->open(path.c_str());
-        return trace_->isOpen();
+        return io_.open(f, [this](StreamVcdSc* t) { top_->trace(t, 99); });
     }
 
-    void trace_close() override
+    int trace_close() override { return io_.close(); }
+    int trace_error() const override { return io_.error(); }
+
+    bool read_router_state(int node, router_state& s) const override
     {
-        if (!trace_) return;
-        trace_->close();
-        // VerilatedVcdSc registers itself with the kernel, which calls it at every time
-        // step, but does not unregister when destroyed.  Its sc_trace_file base is
-        // private; only a C-style cast may name it.
-        sc_core::sc_get_curr_simcontext()->remove_trace_file((sc_core::sc_trace_file*)trace_.get());
-        trace_.reset();
+        const topology& t = shape_.topo;
+        return io_.read(*Verilated::threadContextp(), shape_, node, s,
+                        [&t](int v) { return top_router_scope(t, v); });
     }
 
     bool assertion_failed() const override { return Verilated::threadContextp()->gotError(); }
@@ -174,7 +170,7 @@ private:
     typename InjFlit::value_type next_inj_flit_{};
     typename EjCredit::value_type next_ej_credit_{};
     bool flit_dirty_ = false;
-    std::unique_ptr<VerilatedVcdSc> trace_;
+    TraceAndState<StreamVcdSc> io_;
 };
 
 #endif

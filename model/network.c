@@ -310,6 +310,37 @@ void network_router_registers(const struct network *n, int node, uint32_t *out_v
 		out_flit[o] = r->out[o].flit_q;
 }
 
+void network_router_state(const struct network *n, int node, struct router_state *s)
+{
+	const struct router *r = &n->routers[node];
+
+	s->node = node;
+	s->n_ports = r->n_ports;
+	s->n_in = r->n_in;
+	s->n_out = r->n_out;
+	s->depth = r->depth;
+	/* The model derives rr_q from the cycle (section 6): the next cycle's value. */
+	s->rr_q = (unsigned)(n->cycle % (uint64_t)r->n_in);
+	for (int i = 0; i < r->n_in; i++) {
+		struct router_state_input *x = &s->in[i];
+
+		for (int k = 0; k < r->depth; k++)
+			x->fifo[k] = r->fifo[i * r->depth + k];
+		x->rd_ptr = r->in[i].rd_ptr;
+		x->count = r->in[i].count;
+		x->wr_ptr = (uint8_t)((r->in[i].rd_ptr + r->in[i].count) % r->depth);
+		x->route_q = r->in[i].route_q;
+		x->credit_out_q = r->credit_out_q >> i & 1;
+		x->hold_q = r->in[i].hold_q;
+		x->msg_head = r->in[i].route_q ? r->msg_head[i] : 0;
+	}
+	for (int o = 0; o < r->n_out; o++) {
+		s->out[o].out_valid_q = r->out_valid_q >> o & 1;
+		s->out[o].out_flit_q = r->out[o].flit_q;
+		s->out[o].credits_q = r->credits_q[o];
+	}
+}
+
 uint64_t network_link_moves(const struct network *n) { return n->link_moves; }
 int network_last_moves(const struct network *n) { return n->last_moves; }
 uint64_t network_conflict_cycles(const struct network *n) { return n->conflict_cycles; }

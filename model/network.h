@@ -18,6 +18,7 @@
 
 #include "flit.h"
 #include "router.h"
+#include "router_state.h"
 #include "topology.h"
 
 struct network;
@@ -70,6 +71,8 @@ void network_port_signals(const struct network *n, int node, int port,
 void network_router_registers(const struct network *n, int node, uint32_t *out_valid,
 			      uint32_t *credit_out, flit_t *out_flit);
 const struct router *network_router(const struct network *n, int node);
+/* Router node's architectural state after the last step (router_state.h). */
+void network_router_state(const struct network *n, int node, struct router_state *s);
 
 /* Activity of the last step. */
 uint64_t network_link_moves(const struct network *n);	/* flits put on links, total */

@@ -51,6 +51,7 @@ struct ni {
 	int n_ej_active;
 	int *done;
 	int cap_done;
+	bool out_of_memory;	/* a SEND_DONE could not be recorded */
 };
 
 struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
@@ -250,8 +251,11 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 						n->cap_done = cap;
 					}
 				}
+				/* A lost SEND_DONE would stall its driver: the run must stop. */
 				if (nd < n->cap_done)
 					n->done[nd++] = m->id;
+				else
+					n->out_of_memory = true;
 				ch->head = (ch->head + 1) % ch->cap;
 				ch->n--;
 				ch->flit = 0;
@@ -281,6 +285,11 @@ void ni_commit(struct ni *n)
 
 		ch->credit_q = ch->credit_d;
 	}
+}
+
+bool ni_out_of_memory(const struct ni *n)
+{
+	return n->out_of_memory;
 }
 
 bool ni_idle(const struct ni *n)

@@ -45,24 +45,29 @@ void router_free(struct router *r)
 	r->msg_head = NULL;
 }
 
-uint32_t router_route(const struct router *r, flit_t head, int input)
+uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
 {
-	const struct topology *t = r->params->topo;
-	struct header h = header_unpack(flit_payload(head), (unsigned)r->params->payload_width);
-	bool from_link = input < r->n_ports;
-	uint32_t eject = from_link ? 1u << router_ejection_port(r, input) : 0;
+	const struct topology *t = p->topo;
+	struct header h = header_unpack(flit_payload(head), (unsigned)p->payload_width);
+	bool from_link = input < t->ports;
+	uint32_t eject = from_link ? 1u << (p->all_port ? t->ports + input : t->ports) : 0;
 
 	if (h.type == HDR_B) {
-		uint32_t m = replication_children(t, (int)h.address, r->node);
+		uint32_t m = replication_children(t, (int)h.address, node);
 
-		return (int)h.address == r->node ? m : m | eject;
+		return (int)h.address == node ? m : m | eject;
 	}
 
-	int port = unicast_next_port(t, r->node, (int)h.address);
+	int port = unicast_next_port(t, node, (int)h.address);
 
 	if (port < 0)
 		return eject;
 	return (1u << port) | (h.ir ? eject : 0);
+}
+
+uint32_t router_route(const struct router *r, flit_t head, int input)
+{
+	return route_of(r->params, r->node, head, input);
 }
 
 static inline flit_t fifo_head(const struct router *r, int i)

@@ -20,6 +20,8 @@
 #include "topology.h"
 
 #define ROUTER_MAX_IO (2 * TOPO_MAX_PORTS)
+/* The deepest FIFO: the credit counters are uint8_t, the RTL's CredW bits. */
+#define ROUTER_MAX_DEPTH 64
 
 struct router_params {
 	const struct topology *topo;
@@ -142,6 +144,8 @@ static inline int router_ejection_port(const struct router *r, int input)
 
 /* The route computation of section 8: output mask for a head arriving on input. */
 uint32_t router_route(const struct router *r, flit_t head, int input);
+/* The same for router node of a network with parameters p (a pure function). */
+uint32_t route_of(const struct router_params *p, int node, flit_t head, int input);
 
 /* True if anything must be evaluated in this router this cycle or the next. */
 static inline bool router_busy(const struct router *r)

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checker.h"
+#include "deadlock.h"
 #include "ni.h"
 
 struct sim {
@@ -127,40 +128,10 @@ static int me_moved(void *e) { return network_last_moves(e); }
 static uint64_t me_link_moves(void *e) { return network_link_moves(e); }
 static uint64_t me_conflicts(void *e) { return network_conflict_cycles(e); }
 
-static void me_report_blocked(void *e, FILE *out)
+static int me_router_state(void *e, int node, struct router_state *rs)
 {
-	const struct network *n = e;
-	const struct router_params *p = network_params(n);
-	int shown = 0;
-
-	for (int v = 0; v < p->topo->nodes && shown < 64; v++) {
-		const struct router *r = network_router(n, v);
-
-		for (int i = 0; i < r->n_in; i++) {
-			struct header h;
-			uint32_t want;
-			flit_t hol;
-
-			if (!r->in[i].count && !r->in[i].route_q)
-				continue;
-			hol = r->in[i].count ? r->fifo[i * p->buffer_depth + r->in[i].rd_ptr] : 0;
-			if (r->in[i].route_q) {
-				h = header_unpack(flit_payload(r->msg_head[i]), (unsigned)p->payload_width);
-				want = r->in[i].route_q;
-			} else {
-				h = header_unpack(flit_payload(hol), (unsigned)p->payload_width);
-				want = router_route(r, hol, i);
-			}
-			fprintf(out, "  node %d input %d (%s %d): %d flits buffered, message %s from %d %s %d seq %u %s outputs 0x%x\n",
-				v, i, i < r->n_ports ? "link" : "injection",
-				i < r->n_ports ? i : i - r->n_ports, r->in[i].count,
-				h.type == HDR_B ? "B" : (h.ir ? "R+IR" : "R"), h.source,
-				h.type == HDR_B ? "root" : "to", h.address, h.seq,
-				r->in[i].route_q ? "holds" : "waits for", want);
-			if (++shown == 64)
-				break;
-		}
-	}
+	network_router_state(e, node, rs);
+	return 0;
 }
 
 static const struct engine_ops model_ops = {
@@ -171,7 +142,7 @@ static const struct engine_ops model_ops = {
 	.ejections = me_ejections,
 	.inj_credits = me_inj_credits,
 	.outputs_valid = me_moved,
-	.report_blocked = me_report_blocked,
+	.router_state = me_router_state,
 	.link_moves = me_link_moves,
 	.conflict_cycles = me_conflicts,
 	.stop_reason = me_stop_reason,
@@ -296,6 +267,23 @@ static int set_error(struct sim *s, const char *fmt, ...)
 	return -1;
 }
 
+static void stop(struct sim *s, enum sim_status st)
+{
+	s->status = st;
+	s->stopped = true;
+}
+
+/*
+ * An allocation failed: the run cannot be trusted to go on (a message half-registered,
+ * an event lost), so it stops, whatever the driver does with the failed call.
+ */
+static int no_memory(struct sim *s)
+{
+	set_error(s, "out of memory");
+	stop(s, SIM_NO_MEMORY);
+	return -1;
+}
+
 int sim_send(struct sim *s, int node, const struct send_req *r)
 {
 	const struct topology *t = &s->cfg.topo;
@@ -328,13 +316,13 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		if (tg)
 			s->tags = tg;
 		if (!p || !tg)
-			return set_error(s, "out of memory");
+			return no_memory(s);
 		s->cap_messages = cap;
 	}
 	/* The data words follow the message in one allocation. */
 	m = malloc(sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
 	if (!m)
-		return set_error(s, "out of memory");
+		return no_memory(s);
 	*m = (struct message){ .data = r->len > 1 ? (uint64_t *)(m + 1) : NULL };
 	m->id = s->n_messages;
 	m->source = node;
@@ -365,7 +353,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	s->tags[s->n_messages] = r->tag;
 	s->n_messages++;
 	if (checker_expect(s->checker, m) || ni_enqueue(s->ni, m, s->now))
-		return set_error(s, "out of memory");
+		return no_memory(s);
 	if (!s->any_send || s->now < s->first_send)
 		s->first_send = s->now;
 	s->any_send = true;
@@ -384,31 +372,32 @@ static void emit(struct sim *s, const struct driver *d, enum sim_event_kind kind
 		d->event(d->ctx, s, &ev);
 }
 
-static void stop(struct sim *s, enum sim_status st)
-{
-	s->status = st;
-	s->stopped = true;
-}
-
 bool sim_quiescent(const struct sim *s)
 {
 	return checker_outstanding(s->checker) == 0 && ni_idle(s->ni) &&
 	       s->n_pending_done == 0;
 }
 
-static void write_deadlock_report(struct sim *s)
+/* The deadlock report; false if memory ran out writing it. */
+static bool write_deadlock_report(struct sim *s)
 {
 	FILE *f = open_memstream(&s->report, &s->report_len);
+	bool ok;
 
 	if (!f)
-		return;
+		return false;
 	fprintf(f, "deadlock: no flit moved for %llu cycles (cycle %llu); %llu deliveries outstanding\n",
 		(unsigned long long)s->idle_cycles, (unsigned long long)s->now,
 		(unsigned long long)checker_outstanding(s->checker));
-	if (s->engine.ops->report_blocked)
-		s->engine.ops->report_blocked(s->engine.impl, f);
+	ok = deadlock_write_chains(&s->engine, &s->params, f) >= 0;
 	checker_report_missing(s->checker, s->messages, f, 32);
-	fclose(f);
+	ok = !ferror(f) && ok;
+	if (fclose(f) || !ok) {
+		free(s->report);
+		s->report = NULL;
+		return false;
+	}
+	return true;
 }
 
 enum sim_status sim_step(struct sim *s, const struct driver *d)
@@ -419,6 +408,11 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 
 	if (s->stopped)
 		return s->status;
+	if (s->cfg.stop && *s->cfg.stop) {
+		set_error(s, "interrupted at cycle %llu", (unsigned long long)s->now);
+		stop(s, SIM_INTERRUPTED);
+		return s->status;
+	}
 	if (s->now == 0 && d && d->start)
 		d->start(d->ctx, s);
 	if (d && d->tick)
@@ -457,8 +451,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		int *p = realloc(s->pending_done, sizeof(int) * (size_t)n_done);
 
 		if (!p) {
-			set_error(s, "out of memory");
-			stop(s, SIM_CHECK_FAILED);
+			no_memory(s);
 			return s->status;
 		}
 		s->pending_done = p;
@@ -467,6 +460,10 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	if (n_done)	/* (done may be NULL when nothing was ever done) */
 		memcpy(s->pending_done, done, sizeof(int) * (size_t)n_done);
 	s->n_pending_done = n_done;
+	if (ni_out_of_memory(s->ni)) {
+		no_memory(s);
+		return s->status;
+	}
 
 	/* 3. Clock edge. */
 	if (e->ops->step(e->impl, s->now)) {
@@ -491,8 +488,9 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		set_error(s, "deadlock: no flit moved for %llu cycles, at cycle %llu, with %llu deliveries outstanding",
 			  (unsigned long long)s->idle_cycles, (unsigned long long)s->now,
 			  (unsigned long long)checker_outstanding(s->checker));
-		write_deadlock_report(s);
 		stop(s, SIM_DEADLOCK);
+		if (!write_deadlock_report(s))
+			no_memory(s);
 		return s->status;
 	}
 	if (s->cfg.max_cycles && s->now >= s->cfg.max_cycles && !sim_quiescent(s)) {
@@ -523,7 +521,9 @@ void sim_get_stats(const struct sim *s, struct sim_stats *st)
 	st->deliveries = checker_deliveries(s->checker);
 	st->flits_delivered = checker_flits(s->checker);
 	st->link_moves = s->engine.ops->link_moves(s->engine.impl);
-	st->conflict_cycles = s->engine.ops->conflict_cycles(s->engine.impl);
+	st->conflicts_measured = s->engine.ops->conflict_cycles != NULL;
+	if (st->conflicts_measured)
+		st->conflict_cycles = s->engine.ops->conflict_cycles(s->engine.impl);
 	st->delivered_ok = !s->stopped && checker_outstanding(s->checker) == 0;
 }
 

@@ -14,12 +14,14 @@
 #ifndef WORMCAST_SIM_H
 #define WORMCAST_SIM_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 
 #include "flit.h"
 #include "network.h"
+#include "router_state.h"
 #include "topology.h"
 
 struct sim;
@@ -31,7 +33,7 @@ struct sim;
  * RTL).  t_s includes the cycle the source router switches the head.
  */
 #define SIM_MIN_BUFFER_DEPTH 2
-#define SIM_MAX_BUFFER_DEPTH 64
+#define SIM_MAX_BUFFER_DEPTH ROUTER_MAX_DEPTH
 #define SIM_MIN_STARTUP 1
 
 struct sim_config {
@@ -45,6 +47,11 @@ struct sim_config {
 	uint64_t max_cycles;		/* 0 = no limit */
 	double sink_stall;		/* probability that a sink stalls in a cycle, 0..1 */
 	uint64_t seed;			/* for sink stalls */
+	/*
+	 * If not NULL: the run stops (SIM_INTERRUPTED) at the first cycle that finds it
+	 * non-zero.  A signal handler's flag (src/cli.c): read once per cycle.
+	 */
+	const volatile sig_atomic_t *stop;
 };
 
 void sim_config_defaults(struct sim_config *c);
@@ -126,9 +133,15 @@ struct engine_ops {
 	int (*inj_credits)(void *e, const struct channel_event **list);
 	/* Output registers (links and ejection) valid after the last step. */
 	int (*outputs_valid)(void *e);
-	/* Describe blocked inputs for a deadlock report (may be NULL). */
-	void (*report_blocked)(void *e, FILE *out);
+	/*
+	 * The architectural state of router node (docs/microarchitecture.md section 6)
+	 * after the last step.  Returns 0, or -1 if this engine cannot read it.  The
+	 * deadlock report is built from it (deadlock.h), whatever the engine.
+	 */
+	int (*router_state)(void *e, int node, struct router_state *s);
 	uint64_t (*link_moves)(void *e);
+	/* Cycles in which some head waited for an output held by another message;
+	 * NULL if the engine cannot see its arbiters (the RTL alone). */
 	uint64_t (*conflict_cycles)(void *e);
 	/*
 	 * Optional: why step() returned -1, one line for sim_error() (an RTL assertion
@@ -169,6 +182,8 @@ enum sim_status {
 	SIM_CYCLE_LIMIT,	/* max_cycles reached */
 	SIM_CHECK_FAILED,	/* the checker found a wrong delivery */
 	SIM_ENGINE_STOPPED,	/* the engine asked to stop (cosim mismatch) */
+	SIM_INTERRUPTED,	/* cfg.stop was set (a signal) */
+	SIM_NO_MEMORY,		/* an allocation failed: the run cannot go on */
 };
 
 /*
@@ -191,13 +206,17 @@ struct sim_stats {
 	uint64_t flits_delivered;
 	uint64_t link_moves;		/* flit-hops: flits put on links */
 	uint64_t conflict_cycles;	/* cycles where a head waited for a held output */
+	bool conflicts_measured;	/* false: the engine cannot see its arbiters */
 	bool delivered_ok;		/* the checker found nothing wrong and nothing missing */
 };
 void sim_get_stats(const struct sim *s, struct sim_stats *st);
 
 /* The last error: a checker failure, a bad send, a deadlock summary. */
 const char *sim_error(const struct sim *s);
-/* Full deadlock / checker report (multi-line), written when the run stopped. */
+/*
+ * The report of a stopped run (multi-line: for a deadlock, the chains of blocked
+ * messages, deadlock.h, and the missing deliveries), or sim_error() if there is none.
+ */
 void sim_write_report(const struct sim *s, FILE *out);
 
 /* Deterministic data pattern of message (source, seq), word i. */

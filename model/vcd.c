@@ -29,17 +29,13 @@ struct vcd {
 	bool failed;
 };
 
-struct vcd *vcd_open(const char *path)
+struct vcd *vcd_open(FILE *f)
 {
 	struct vcd *v = calloc(1, sizeof(*v));
 
 	if (!v)
 		return NULL;
-	v->f = fopen(path, "w");
-	if (!v->f) {
-		free(v);
-		return NULL;
-	}
+	v->f = f;
 	fprintf(v->f, "$date wormcast $end\n$version wormcast model $end\n$timescale 1ns $end\n");
 	return v;
 }
@@ -158,15 +154,18 @@ void vcd_value(struct vcd *v, int var, uint64_t value)
 		vcd_value_wide(v, var, words);
 }
 
+bool vcd_failed(const struct vcd *v)
+{
+	return v->failed;
+}
+
 int vcd_close(struct vcd *v)
 {
 	int rc;
 
 	if (!v)
 		return 0;
-	rc = (ferror(v->f) || v->failed) ? -1 : 0;
-	if (fclose(v->f))
-		rc = -1;
+	rc = (fflush(v->f) || ferror(v->f) || v->failed) ? -1 : 0;
 	free(v->vars);
 	free(v->values);
 	free(v);

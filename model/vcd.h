@@ -7,7 +7,9 @@
 #ifndef WORMCAST_VCD_H
 #define WORMCAST_VCD_H
 
+#include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -15,8 +17,11 @@ extern "C" {
 
 struct vcd;
 
-/* Open path for writing; NULL on failure (errno set). */
-struct vcd *vcd_open(const char *path);
+/*
+ * Write a VCD into f (which the caller opened and will close: an outfile.h stream);
+ * NULL if out of memory.
+ */
+struct vcd *vcd_open(FILE *f);
 /* Declarations: nested scopes and variables, before vcd_end_definitions(). */
 void vcd_scope(struct vcd *v, const char *name);
 void vcd_upscope(struct vcd *v);
@@ -29,7 +34,12 @@ void vcd_time(struct vcd *v, uint64_t t);
 void vcd_value(struct vcd *v, int var, uint64_t value);
 /* Record a wide value: words[0] holds bits 63..0, words[1] bits 127..64, ... */
 void vcd_value_wide(struct vcd *v, int var, const uint64_t *words);
-/* Flush and close; returns 0, or -1 if a write failed. */
+/* A variable could not be declared (out of memory). */
+bool vcd_failed(const struct vcd *v);
+/*
+ * Flush and free; returns 0, or -1 if a write failed or memory ran out (a variable
+ * is missing).  f stays open.
+ */
 int vcd_close(struct vcd *v);
 
 #ifdef __cplusplus

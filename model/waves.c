@@ -168,12 +168,11 @@ static int wv_outputs_valid(void *impl)
 	return w->inner.ops->outputs_valid(w->inner.impl);
 }
 
-static void wv_report_blocked(void *impl, FILE *out)
+static int wv_router_state(void *impl, int node, struct router_state *rs)
 {
 	struct waves *w = impl;
 
-	if (w->inner.ops->report_blocked)
-		w->inner.ops->report_blocked(w->inner.impl, out);
+	return w->inner.ops->router_state(w->inner.impl, node, rs);
 }
 
 static uint64_t wv_link_moves(void *impl)
@@ -198,7 +197,7 @@ static const struct engine_ops waves_ops = {
 	.ejections = wv_ejections,
 	.inj_credits = wv_inj_credits,
 	.outputs_valid = wv_outputs_valid,
-	.report_blocked = wv_report_blocked,
+	.router_state = wv_router_state,
 	.link_moves = wv_link_moves,
 	.conflict_cycles = wv_conflicts,
 };
@@ -242,7 +241,7 @@ static void declare(struct waves *w)
 }
 
 int waves_wrap(struct engine *outer, const struct engine *inner, const struct network *net,
-	       const char *path)
+	       FILE *f)
 {
 	const struct router_params *p = network_params(net);
 	int nodes = p->topo->nodes;
@@ -261,7 +260,7 @@ int waves_wrap(struct engine *outer, const struct engine *inner, const struct ne
 	w->ej_credit = calloc((size_t)nodes * (size_t)w->channels, 1);
 	w->inj_flit = calloc((size_t)nodes * (size_t)w->channels, sizeof(flit_t));
 	w->buf = calloc((size_t)w->words, sizeof(uint64_t));
-	w->vcd = vcd_open(path);
+	w->vcd = vcd_open(f);
 	if (!w->vars || !w->inj_valid || !w->ej_credit || !w->inj_flit || !w->buf || !w->vcd) {
 		vcd_close(w->vcd);
 		w->vcd = NULL;
@@ -270,6 +269,11 @@ int waves_wrap(struct engine *outer, const struct engine *inner, const struct ne
 		return -1;
 	}
 	declare(w);
+	if (vcd_failed(w->vcd)) {
+		outer->impl = w;
+		waves_close(outer);
+		return -1;
+	}
 	/* Reset values at time 0 - 5 would be negative: the first sample is cycle 0. */
 	outer->ops = &waves_ops;
 	outer->impl = w;

@@ -11,17 +11,19 @@
 #ifndef WORMCAST_WAVES_H
 #define WORMCAST_WAVES_H
 
+#include <stdio.h>
+
 #include "network.h"
 #include "sim.h"
 
 /*
  * Wrap engine `inner` (the C model, whose network is `net`) into `outer`, which
- * records every signal of every router into the VCD file at path.  Returns 0, or -1
- * if the file cannot be opened.  waves_close() writes the file out.
+ * records every signal of every router as a VCD into f (which the caller closes).
+ * Returns 0, or -1 if memory ran out.
  */
 int waves_wrap(struct engine *outer, const struct engine *inner, const struct network *net,
-	       const char *path);
-/* Close the file and restore nothing else; returns 0 or -1 on a write error. */
+	       FILE *f);
+/* Flush the VCD and free the wrapper; returns 0, or -1 on a write error. */
 int waves_close(struct engine *outer);
 /* The wrapped engine. */
 struct engine *waves_inner(struct engine *outer);

@@ -49,9 +49,11 @@ module wc_fifo #(
   localparam [PtrW-1:0] PtrLast = DepthM1[PtrW-1:0];
   localparam [CntW-1:0] CntFull = Depth[CntW-1:0];
 
-  reg  [Width-1:0] mem_q [0:Depth-1];
-  reg  [PtrW-1:0]  rd_ptr_q, wr_ptr_q;
-  reg  [CntW-1:0]  count_q;
+  // Read by name by the simulation harness (cosim/vl_state.h); no logic changes.
+  reg  [Width-1:0] mem_q [0:Depth-1] /* verilator public_flat_rd */;
+  reg  [PtrW-1:0]  rd_ptr_q /* verilator public_flat_rd */;
+  reg  [PtrW-1:0]  wr_ptr_q /* verilator public_flat_rd */;
+  reg  [CntW-1:0]  count_q /* verilator public_flat_rd */;
 
   assign nonempty_o = (count_q != {CntW{1'b0}});
   assign full_o     = (count_q == CntFull);

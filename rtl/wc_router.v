@@ -129,17 +129,19 @@ module wc_router #(
   localparam [CredW-1:0] CredReset = CredMax[CredW-1:0];
 
   // ---------------------------------------------------------------------------
-  // Registers (section 6). The FIFOs are in the wc_fifo instances.
+  // Registers (section 6). The FIFOs are in the wc_fifo instances. The metacomments
+  // let the simulation harness read them by name (the deadlock report and the
+  // register comparison, cosim/vl_state.h); they change no logic.
   // ---------------------------------------------------------------------------
-  reg  [NIn*NOut-1:0]   route_q;
+  reg  [NIn*NOut-1:0]   route_q      /* verilator public_flat_rd */;
   reg  [NIn*NOut-1:0]   route_d;
-  reg  [NIn-1:0]        credit_out_q;
+  reg  [NIn-1:0]        credit_out_q /* verilator public_flat_rd */;
   wire [NIn-1:0]        credit_out_d;
-  reg  [NOut-1:0]       out_valid_q;
+  reg  [NOut-1:0]       out_valid_q  /* verilator public_flat_rd */;
   reg  [NOut-1:0]       out_valid_d;
-  reg  [NOut*FW-1:0]    out_flit_q;
-  reg  [NOut*CredW-1:0] credits_q;
-  reg  [RrW-1:0]        rr_q;
+  reg  [NOut*FW-1:0]    out_flit_q   /* verilator public_flat_rd */;
+  reg  [NOut*CredW-1:0] credits_q    /* verilator public_flat_rd */;
+  reg  [RrW-1:0]        rr_q         /* verilator public_flat_rd */;
   wire [RrW-1:0]        rr_d;
 
   wire [NIn-1:0]  in_valid  = {inj_valid_i, link_valid_i};
@@ -346,7 +348,7 @@ module wc_router #(
       localparam [HoldW-1:0] HoldLoad = HoldCycles[HoldW-1:0];
       genvar gh;
       for (gh = 0; gh < NIn; gh = gh + 1) begin : gen_input_hold
-        reg  [HoldW-1:0] hold_q;
+        reg  [HoldW-1:0] hold_q /* verilator public_flat_rd */;
         // A broadcast head granted now with a link output: the router replicates and
         // forwards it, and holds it from this cycle on.
         wire             charge = grant[gh] & hol_b[gh] & (|req[gh*NOut +: P]);

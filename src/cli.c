@@ -6,13 +6,40 @@
 #include "cli.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "failure.h"
 #include "help.h"
 #include "options.h"
+
+/*
+ * The signal that asked the run to stop, 0 if none: the program's one global, as a
+ * signal handler may set nothing else.  The cycle loop reads it (sim_config.stop).
+ */
+static volatile sig_atomic_t stop_signal;
+
+static void on_signal(int sig)
+{
+	stop_signal = sig;
+}
+
+/*
+ * Ctrl-C (SIGINT) and SIGTERM end a run cleanly at the next cycle, with a partial
+ * report marked interrupted; SA_RESETHAND: a second one kills at once.
+ */
+static void catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = SA_RESETHAND };
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+}
 
 /* "wormcast help", "wormcast help COMMAND", "wormcast help --markdown". */
 static int cmd_help(int argc, char **argv, struct failure *f)
@@ -59,7 +86,8 @@ static int dispatch(int argc, char **argv, struct failure *f)
 		help_command(stdout, (enum command)c);
 		return EXIT_PASSED;
 	}
-	return command_run(&o, f);
+	catch_signals();
+	return command_run(&o, &stop_signal, f);
 }
 
 /*
@@ -68,6 +96,7 @@ static int dispatch(int argc, char **argv, struct failure *f)
  */
 static int flush_stdout(struct failure *f)
 {
+	/* errno is that of the first write: the buffer holds everything until here. */
 	errno = 0;
 	if (fflush(stdout) == 0 && !ferror(stdout))
 		return 0;
@@ -75,10 +104,30 @@ static int flush_stdout(struct failure *f)
 		     errno ? ": " : "", errno ? strerror(errno) : "");
 }
 
+/*
+ * Standard output, unless it is a terminal (a sweep shows its rows as they come),
+ * keeps the whole report in one large buffer: the first write that fails is then the
+ * final flush, whose errno says why (stdio forgets the reason of an earlier failure).
+ */
+static void buffer_stdout(void)
+{
+	const size_t size = 1 << 20;
+	char *buf;
+
+	if (isatty(STDOUT_FILENO))
+		return;
+	buf = malloc(size);
+	if (buf)
+		setvbuf(stdout, buf, _IOFBF, size);
+}
+
 int wormcast_main(int argc, char **argv)
 {
 	struct failure f = { 0 }, out = { 0 };
-	int status = dispatch(argc, argv, &f);
+	int status;
+
+	buffer_stdout();
+	status = dispatch(argc, argv, &f);
 
 	if (status < 0) {
 		fprintf(stderr, "wormcast: %s\n", f.msg);

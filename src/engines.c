@@ -2,14 +2,17 @@
 /*
  * engines.c - the engines a run can use: the C model (with the model's own VCD), and,
  * when cosim/ is built, the Verilated RTL and the cosimulation of both.  An FST file
- * is written as a VCD and converted with GTKWave's vcd2fst.
+ * is written as a scratch VCD and converted with GTKWave's vcd2fst into a scratch FST,
+ * which is then copied into the output (so a device or a FIFO can take it too); both
+ * scratch files are removed.
  */
 #include "engines.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <fcntl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -20,11 +23,13 @@
 
 struct engine_box {
 	struct engine_options opt;
+	struct engine_outputs out;
 	struct engine engine;		/* what the simulation drives */
 	struct engine model;		/* the model engine under the waves wrapper */
 	bool waves;			/* engine is the waves wrapper of model */
 	bool rtl;			/* engine is an RTL or cosim engine */
-	char vcd_path[4096];		/* the VCD written (a temporary one for --fst) */
+	FILE *wave;			/* the VCD stream: the output's, or the scratch file's */
+	char *scratch;			/* the scratch VCD of an FST, or NULL */
 };
 
 static bool is(const char *a, const char *b) { return strcmp(a, b) == 0; }
@@ -43,6 +48,11 @@ int engine_options_check(const struct engine_options *o, char *err, size_t errle
 		snprintf(err, errlen, "--rtl-top and --inject-bug need --engine rtl or cosim");
 		return -1;
 	}
+	if (o->mismatch_vcd && !is(o->name, "cosim")) {
+		snprintf(err, errlen, "--mismatch-vcd needs --engine cosim (only a cosimulation "
+			 "has mismatches)");
+		return -1;
+	}
 #ifndef WORMCAST_HAVE_RTL
 	if (!is(o->name, "model")) {
 		snprintf(err, errlen, "engine '%s' is not available: this build has no RTL (WORMCAST_RTL=OFF)",
@@ -53,77 +63,147 @@ int engine_options_check(const struct engine_options *o, char *err, size_t errle
 	return 0;
 }
 
-struct engine_box *engine_create(const struct engine_options *o, const struct sim_config *cfg,
-				 char *err, size_t errlen)
+/* name found in a directory of $PATH. */
+static bool on_path(const char *name)
+{
+	const char *path = getenv("PATH");
+
+	for (const char *p = path ? path : ""; *p;) {
+		const char *colon = strchr(p, ':');
+		size_t n = colon ? (size_t)(colon - p) : strlen(p);
+		char full[4096];
+
+		snprintf(full, sizeof(full), "%.*s/%s", (int)n, n ? p : ".", name);
+		if (access(full, X_OK) == 0)
+			return true;
+		p += n + (colon ? 1 : 0);
+	}
+	return false;
+}
+
+static void release(struct engine_box *b)
+{
+	if (b->wave && b->scratch)
+		fclose(b->wave);
+	if (b->scratch) {
+		unlink(b->scratch);
+		free(b->scratch);
+	}
+	free(b);
+}
+
+/* The stream the waveform goes to; 0, or -1 with err (*bad_input for a missing tool). */
+static int open_wave(struct engine_box *b, bool *bad_input, char *err, size_t errlen)
+{
+	if (b->out.vcd) {
+		b->wave = outfile_stream(b->out.vcd);
+		return 0;
+	}
+	if (!b->out.fst)
+		return 0;
+	if (!on_path("vcd2fst")) {
+		*bad_input = true;
+		snprintf(err, errlen, "--fst needs GTKWave's vcd2fst, which is not on PATH (or use "
+			 "--vcd)");
+		return -1;
+	}
+	b->scratch = outfile_scratch(outfile_path(b->out.fst), ".vcd");
+	b->wave = b->scratch ? fopen(b->scratch, "w") : NULL;
+	if (!b->wave) {
+		snprintf(err, errlen, "--fst: cannot write a scratch VCD for '%s': %s",
+			 outfile_path(b->out.fst), strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* The waveform's name in messages. */
+static const char *wave_name(const struct engine_box *b)
+{
+	return outfile_path(b->out.vcd ? b->out.vcd : b->out.fst);
+}
+
+/*
+ * A waveform that cannot be written fails now, before the run: the header is out,
+ * so a full disk or /dev/full has already said no.
+ */
+static int wave_written(struct engine_box *b, char *err, size_t errlen)
+{
+	int e = 0;
+
+	if (!b->wave)
+		return 0;
+#ifdef WORMCAST_HAVE_RTL
+	if (b->rtl)
+		e = rtl_engine_trace_error(&b->engine);
+#endif
+	errno = 0;
+	if (!e && (fflush(b->wave) || ferror(b->wave)))
+		e = errno ? errno : EIO;
+	if (!e)
+		return 0;
+	snprintf(err, errlen, "cannot write waveform '%s': %s", wave_name(b), strerror(e));
+	return -1;
+}
+
+struct engine_box *engine_create(const struct engine_options *o, const struct engine_outputs *out,
+				 const struct sim_config *cfg, bool *bad_input, char *err,
+				 size_t errlen)
 {
 	struct engine_box *b = calloc(1, sizeof(*b));
-	const char *path = o->vcd;
 
+	*bad_input = false;
 	if (!b) {
 		snprintf(err, errlen, "out of memory");
 		return NULL;
 	}
 	b->opt = *o;
-	if (o->fst) {
-		snprintf(b->vcd_path, sizeof(b->vcd_path), "%s.tmp.vcd", o->fst);
-		path = b->vcd_path;
-	} else if (o->vcd) {
-		snprintf(b->vcd_path, sizeof(b->vcd_path), "%s", o->vcd);
-	}
-
-	if (path) {
-		/* Refuse an unwritable path here: Verilator's tracer would abort on it. */
-		FILE *f = fopen(path, "w");
-
-		if (!f) {
-			snprintf(err, errlen, "cannot write waveform '%s'", path);
-			free(b);
-			return NULL;
-		}
-		fclose(f);
+	b->out = *out;
+	if (open_wave(b, bad_input, err, errlen)) {
+		release(b);
+		return NULL;
 	}
 	if (is(o->name, "model")) {
 		struct router_params p;
 
 		sim_config_router_params(cfg, &p);
-
 		/* The network copies what it needs: it does not point into cfg. */
 		if (model_engine_create(&b->model, &p)) {
 			snprintf(err, errlen, "out of memory");
-			free(b);
+			release(b);
 			return NULL;
 		}
 		b->engine = b->model;
-		if (path) {
-			if (waves_wrap(&b->engine, &b->model, model_engine_network(&b->model), path)) {
-				snprintf(err, errlen, "cannot write waveform '%s'", path);
+		if (b->wave) {
+			if (waves_wrap(&b->engine, &b->model, model_engine_network(&b->model),
+				       b->wave)) {
+				snprintf(err, errlen, "out of memory");
 				model_engine_destroy(&b->model);
-				free(b);
+				release(b);
 				return NULL;
 			}
 			b->waves = true;
 		}
-		return b;
-	}
+	} else {
 #ifdef WORMCAST_HAVE_RTL
-	{
 		struct rtl_engine_options ro = {
 			.cosim = is(o->name, "cosim"), .network_top = o->network_top,
-			.inject_bug = o->inject_bug, .vcd = path, .mismatch_vcd = o->mismatch_vcd,
+			.inject_bug = o->inject_bug, .vcd = b->wave,
+			.mismatch_vcd = out->mismatch_vcd ? outfile_stream(out->mismatch_vcd) : NULL,
 		};
 
-		if (rtl_engine_create(&b->engine, cfg, &ro, err, errlen)) {
-			free(b);
+		if (rtl_engine_create(&b->engine, cfg, &ro, bad_input, err, errlen)) {
+			release(b);
 			return NULL;
 		}
 		b->rtl = true;
-		return b;
-	}
-#else
-	snprintf(err, errlen, "engine '%s' is not available in this build", o->name);
-	free(b);
-	return NULL;
 #endif
+	}
+	if (wave_written(b, err, errlen)) {
+		engine_destroy(b);
+		return NULL;
+	}
+	return b;
 }
 
 struct engine *engine_of(struct engine_box *b)
@@ -131,7 +211,7 @@ struct engine *engine_of(struct engine_box *b)
 	return &b->engine;
 }
 
-/* vcd2fst IN OUT; 0 on success. */
+/* vcd2fst IN OUT, its output thrown away; 0 on success. */
 static int convert_to_fst(const char *vcd, const char *fst)
 {
 	pid_t pid = fork();
@@ -149,9 +229,39 @@ static int convert_to_fst(const char *vcd, const char *fst)
 		execlp("vcd2fst", "vcd2fst", vcd, fst, (char *)NULL);
 		_exit(127);
 	}
-	if (waitpid(pid, &status, 0) < 0)
-		return -1;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return -1;
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+/* The scratch VCD into the FST output: vcd2fst into a scratch FST, copied over. */
+static void finish_fst(struct engine_box *b, struct engine_report *r)
+{
+	const char *name = outfile_path(b->out.fst);
+	char *fst;
+	int bad = fclose(b->wave);
+
+	b->wave = NULL;
+	if (bad) {
+		snprintf(r->error, sizeof(r->error), "cannot write the scratch VCD of '%s': %s",
+			 name, strerror(errno));
+		return;
+	}
+	fst = outfile_scratch(name, ".fst");
+	if (!fst) {
+		snprintf(r->error, sizeof(r->error), "cannot write a scratch FST for '%s': %s", name,
+			 strerror(errno));
+		return;
+	}
+	if (convert_to_fst(b->scratch, fst))
+		snprintf(r->error, sizeof(r->error), "vcd2fst could not convert the waveform for '%s'",
+			 name);
+	else if (outfile_copy_from(outfile_stream(b->out.fst), fst))
+		snprintf(r->error, sizeof(r->error), "cannot write waveform '%s': %s", name,
+			 strerror(errno));
+	unlink(fst);
+	free(fst);
 }
 
 void engine_finish(struct engine_box *b, struct engine_report *r)
@@ -162,7 +272,8 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 		struct engine outer = b->engine;
 
 		if (waves_close(&outer))
-			snprintf(r->error, sizeof(r->error), "writing waveform '%s' failed", b->vcd_path);
+			snprintf(r->error, sizeof(r->error), "cannot write waveform '%s': %s",
+				 wave_name(b), strerror(errno));
 		b->engine = b->model;
 		b->waves = false;
 	}
@@ -170,24 +281,26 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 	if (b->rtl) {
 		struct rtl_engine_report rr;
 
-		rtl_engine_get_report(&b->engine, &rr);
+		/* Writes the mismatch window and closes the trace (vcd2fst needs it whole). */
+		rtl_engine_finish(&b->engine, &rr);
 		r->compared = is(b->opt.name, "cosim");
 		r->cycles_compared = rr.cycles_compared;
 		r->signals_compared = rr.signals_compared;
 		r->mismatches = rr.mismatches;
+		r->window_written = rr.window_written;
 		snprintf(r->detail, sizeof(r->detail), "%s", rr.first_mismatch);
 		snprintf(r->rtl_kind, sizeof(r->rtl_kind), "%s", rr.rtl_kind);
-		/* Closing the trace happens when the engine goes; do it now for vcd2fst. */
-		rtl_engine_destroy(&b->engine);
-		b->rtl = false;
+		if (rr.trace_error && !r->error[0])
+			snprintf(r->error, sizeof(r->error), "cannot write waveform '%s': %s",
+				 wave_name(b), strerror(rr.trace_error));
+		if (rr.window_error && !r->error[0])
+			snprintf(r->error, sizeof(r->error), "cannot write the mismatch window '%s': %s",
+				 outfile_path(b->out.mismatch_vcd), strerror(rr.window_error));
 	}
 #endif
-	if (b->opt.fst && !r->error[0]) {
-		if (convert_to_fst(b->vcd_path, b->opt.fst))
-			snprintf(r->error, sizeof(r->error), "vcd2fst could not convert '%s' to '%s'",
-				 b->vcd_path, b->opt.fst);
-		unlink(b->vcd_path);
-	}
+	if (b->scratch && b->wave && !r->error[0])
+		finish_fst(b, r);
+	r->no_memory = r->error[0] && strstr(r->error, strerror(ENOMEM));
 }
 
 void engine_destroy(struct engine_box *b)
@@ -206,26 +319,27 @@ void engine_destroy(struct engine_box *b)
 #endif
 	if (is(b->opt.name, "model"))
 		model_engine_destroy(&b->model);
-	free(b);
+	release(b);
 }
 
-void engine_report_json(const struct engine_report *r, cJSON *obj)
+int engine_report_json(const struct engine_report *r, cJSON *obj)
 {
+	bool ok = true;
+
 	if (!r->compared) {
-		cJSON_AddNullToObject(obj, "cycles_compared");
-		cJSON_AddNullToObject(obj, "signals_compared");
-		cJSON_AddNullToObject(obj, "mismatches");
+		ok = cJSON_AddNullToObject(obj, "cycles_compared") &&
+		     cJSON_AddNullToObject(obj, "signals_compared") &&
+		     cJSON_AddNullToObject(obj, "mismatches");
 	} else {
-		cJSON_AddNumberToObject(obj, "cycles_compared", (double)r->cycles_compared);
-		cJSON_AddNumberToObject(obj, "signals_compared", (double)r->signals_compared);
-		cJSON_AddNumberToObject(obj, "mismatches", (double)r->mismatches);
+		ok = cJSON_AddNumberToObject(obj, "cycles_compared", (double)r->cycles_compared) &&
+		     cJSON_AddNumberToObject(obj, "signals_compared", (double)r->signals_compared) &&
+		     cJSON_AddNumberToObject(obj, "mismatches", (double)r->mismatches);
 	}
-	if (r->rtl_kind[0])
-		cJSON_AddStringToObject(obj, "rtl", r->rtl_kind);
-	if (r->detail[0])
-		cJSON_AddStringToObject(obj, "first_mismatch", r->detail);
-	if (r->error[0])
-		cJSON_AddStringToObject(obj, "waveform_error", r->error);
+	if (ok && r->rtl_kind[0])
+		ok = cJSON_AddStringToObject(obj, "rtl", r->rtl_kind);
+	if (ok && r->detail[0])
+		ok = cJSON_AddStringToObject(obj, "first_mismatch", r->detail);
+	return ok ? 0 : -1;
 }
 
 void engine_report_print(const struct engine_report *r, FILE *out)
@@ -237,20 +351,21 @@ void engine_report_print(const struct engine_report *r, FILE *out)
 	else if (r->compared)
 		fprintf(out, "  cosim (%s): FAIL, %llu mismatching signal values; first: %s\n",
 			r->rtl_kind, (unsigned long long)r->mismatches, r->detail);
-	if (r->error[0])
-		fprintf(out, "  waveform: %s\n", r->error);
 }
 
-void engine_list_json(cJSON *obj)
+int engine_list_json(cJSON *obj)
 {
 	cJSON *a = cJSON_AddArrayToObject(obj, "engines");
 
-	cJSON_AddItemToArray(a, cJSON_CreateString("model"));
+	if (!a || !cJSON_AddItemToArray(a, cJSON_CreateString("model")))
+		return -1;
 #ifdef WORMCAST_HAVE_RTL
-	cJSON_AddItemToArray(a, cJSON_CreateString("rtl"));
-	cJSON_AddItemToArray(a, cJSON_CreateString("cosim"));
-	cJSON_AddStringToObject(obj, "rtl_configurations", rtl_engine_configurations());
+	if (!cJSON_AddItemToArray(a, cJSON_CreateString("rtl")) ||
+	    !cJSON_AddItemToArray(a, cJSON_CreateString("cosim")) ||
+	    !cJSON_AddStringToObject(obj, "rtl_configurations", rtl_engine_configurations()))
+		return -1;
 #endif
+	return 0;
 }
 
 void engine_list_print(FILE *out)

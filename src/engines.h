@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * engines.h - choosing the engine of a run: the C model, the RTL (Verilator) or both
- * in lockstep (cosimulation), with optional waveforms.
+ * in lockstep (cosimulation), with optional waveforms.  The engine writes into output
+ * streams it is given (src/outputs.h): it creates no file of its own but the scratch
+ * VCD an FST is converted from.
  */
 #ifndef WORMCAST_ENGINES_H
 #define WORMCAST_ENGINES_H
@@ -12,15 +14,21 @@
 
 #include <cjson/cJSON.h>
 
+#include "outfile.h"
 #include "sim.h"
 
 struct engine_options {
 	const char *name;		/* "model", "rtl" or "cosim" */
-	const char *vcd;		/* waveform files, or NULL */
-	const char *fst;
+	bool vcd, fst, mismatch_vcd;	/* outputs asked for (checked with the engine) */
 	bool network_top;		/* RTL: the generate-loop top, not the router array */
 	int inject_bug;			/* RTL: a deliberately broken build (tests) */
-	const char *mismatch_vcd;	/* cosim: the window around a mismatch */
+};
+
+/* Where the engine writes; NULL where nothing was asked for. */
+struct engine_outputs {
+	struct outfile *vcd;		/* the waveform as VCD */
+	struct outfile *fst;		/* the waveform as FST (a VCD converted by vcd2fst) */
+	struct outfile *mismatch_vcd;	/* cosim: the cycles around the first mismatch */
 };
 
 struct engine_report {
@@ -31,23 +39,35 @@ struct engine_report {
 	uint64_t mismatches;
 	char detail[1024];		/* first mismatch, or empty */
 	char rtl_kind[32];
-	char error[4400];		/* a waveform that could not be written */
+	bool window_written;		/* the mismatch window went to mismatch_vcd */
+	char error[512];		/* a waveform that could not be written, or empty */
+	bool no_memory;			/* error is an allocation failure */
 };
 
 struct engine_box;
 
 /* Check the options; one line into err and -1 if they are wrong. */
 int engine_options_check(const struct engine_options *o, char *err, size_t errlen);
-struct engine_box *engine_create(const struct engine_options *o, const struct sim_config *cfg,
-				 char *err, size_t errlen);
+/*
+ * The engine, writing into out.  NULL with one line in err; *bad_input tells a bad
+ * request (an RTL configuration that is not built: exit status 2) from a failure
+ * (memory, a waveform that cannot be written: 1).
+ */
+struct engine_box *engine_create(const struct engine_options *o, const struct engine_outputs *out,
+				 const struct sim_config *cfg, bool *bad_input, char *err,
+				 size_t errlen);
 struct engine *engine_of(struct engine_box *b);
-/* Close waveforms and fill the report (call once, after the run). */
+/*
+ * After the run: close the waveforms (an FST is converted here) and fill the report.
+ * Call once; the outputs are then complete and may be committed.
+ */
 void engine_finish(struct engine_box *b, struct engine_report *r);
 void engine_destroy(struct engine_box *b);
 
-void engine_report_json(const struct engine_report *r, cJSON *obj);
+/* JSON: cycles_compared, signals_compared, mismatches (null unless compared), ... */
+int engine_report_json(const struct engine_report *r, cJSON *obj);
 void engine_report_print(const struct engine_report *r, FILE *out);
-void engine_list_json(cJSON *obj);
+int engine_list_json(cJSON *obj);
 void engine_list_print(FILE *out);
 
 #endif

@@ -9,6 +9,7 @@
  *   1            a check failed (wrong delivery, wrong data, deadlock, cosimulation
  *                mismatch), an output could not be written, or memory ran out
  *   2            bad input: an option, a configuration file, a trace
+ *   128 + N      stopped by signal N (SIGINT: 130, SIGTERM: 143), with a partial report
  */
 #ifndef WORMCAST_FAILURE_H
 #define WORMCAST_FAILURE_H

@@ -66,7 +66,8 @@ static void wrap(FILE *out, const char *text, int col, int indent)
 static void exit_statuses(FILE *out)
 {
 	wrap(out, "Exit status: 0 passed; 1 a check failed, an output could not be written or "
-	     "memory ran out; 2 bad input (one line on stderr).", 0, 0);
+	     "memory ran out; 2 bad input (one line on stderr); 128+N stopped by signal N "
+	     "(Ctrl-C: 130), with a partial report (docs/robustness.md).", 0, 0);
 }
 
 static const char *commands_of(unsigned set, char *buf, size_t len)

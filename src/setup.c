@@ -32,13 +32,17 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 {
 	char err[256];
 
+	/* The outputs the command takes (sweep takes none: options.def). */
+	unsigned cmd = 1u << o->command;
+
 	*e = (struct engine_options){
 		.name = opt(o, OPT_ENGINE)->text,
-		.vcd = opt(o, OPT_VCD)->set ? opt(o, OPT_VCD)->text : NULL,
-		.fst = opt(o, OPT_FST)->set ? opt(o, OPT_FST)->text : NULL,
+		.vcd = opt(o, OPT_VCD)->set && (option_table[OPT_VCD].commands & cmd),
+		.fst = opt(o, OPT_FST)->set && (option_table[OPT_FST].commands & cmd),
+		.mismatch_vcd = opt(o, OPT_MISMATCH_VCD)->set &&
+				(option_table[OPT_MISMATCH_VCD].commands & cmd),
 		.network_top = opt(o, OPT_RTL_TOP)->set,
 		.inject_bug = opt(o, OPT_INJECT_BUG)->set ? (int)opt(o, OPT_INJECT_BUG)->u : 0,
-		.mismatch_vcd = opt(o, OPT_MISMATCH_VCD)->set ? opt(o, OPT_MISMATCH_VCD)->text : NULL,
 	};
 	if (engine_options_check(e, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);

@@ -133,11 +133,15 @@ check(r.returncode == 0 and r.stdout == committed,
       "docs/config.md is 'wormcast help --markdown' (regenerate it after changing src/options.def)")
 
 # A deadlock is a report and exit 1, not a hang: one-port routers share their single
-# ejection channel, which IR copies hold (docs/microarchitecture.md section 8).
+# ejection channel, which IR copies hold (docs/microarchitecture.md section 8).  The
+# report is the chain of blocked messages, read from the routers' state, closing into
+# the cycle of the deadlock.
 r = run("traffic", "--topology", "hypercube:4", "--one-port", "--rate", "0.3", "--flits", "1-24",
         "--cycles", "20000", "--ir-fraction", "0.3", "--seed", "4", "--watchdog", "2000")
 check(r.returncode == 1 and "deadlock: no flit moved for 2000 cycles" in r.stderr
-      and "holds outputs" in r.stderr and "waits for outputs" in r.stderr and "missing: message" in r.stderr,
-      "a deadlocked workload stops with a report of blocked messages, exit 1")
+      and "blocked chain 1:" in r.stderr and "waits for output" in r.stderr and "held by" in r.stderr
+      and "which has no credit" in r.stderr and "the cycle closes" in r.stderr
+      and "missing: message" in r.stderr,
+      "a deadlocked workload stops with the chain of blocked messages closing into a cycle, exit 1")
 
 finish()

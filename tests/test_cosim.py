@@ -4,7 +4,8 @@
 usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
 
   algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3, and every all-to-all
-          exchange on a small network: zero mismatches, and the cycles the model predicts
+          exchange and broadcast on a small network: zero mismatches, and the cycles the
+          model predicts; concurrent B broadcasts deadlock as on the model
   random  20 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
   bugs    every deliberately broken RTL build is caught (a mismatch, exit 1, a report
           naming both sides, a readable waveform of the window; or, for a bug that
@@ -91,6 +92,50 @@ def algos():
               % (algo, topo, flits, j.get("cycles"), j.get("predicted_cycles"),
                  j.get("lower_bound_cycles"), j.get("link_conflict_cycles"),
                  j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+
+
+    # All-to-all broadcast: every algorithm on builds that exist, concurrent B broadcasts
+    # (aabbcast's head-gated rounds) included, with T_r and with sink stalls.
+    aab = [("aabdimex", "hypercube:4", 5, []), ("aabflood", "hypercube:3", 5, []),
+           ("aabflood", "hypercube:4", 3, []), ("aabmeshxy", "mesh:5x3", 3, []),
+           ("aabmeshyx", "mesh:5x3", 3, []), ("aabmeshxy", "mesh:4x4", 2, []),
+           ("aabmeshyx", "mesh:3x4", 3, ["--buffer-depth", "3"]),
+           ("aabbcast", "hypercube:3", 9, []), ("aabbcast", "hypercube:4", 17, []),
+           ("aabbcast", "mesh:4x4", 9, []), ("aabbcast", "mesh:5x3", 9, []),
+           ("aabbcast", "mesh:1x6", 9, []),
+           ("aabbcast", "hypercube:4", 9, ["--replication-cost", "2"]),
+           ("aabbcast", "hypercube:4", 9, ["--sink-stall", "0.3", "--seed", "5"])]
+    for algo, topo, flits, extra in aab:
+        r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                        "--startup", "3", *extra, "--engine", "cosim", "--json")
+        exact = "--sink-stall" not in extra
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+              and j.get("cycles_compared", 0) > 0 and j.get("kind") == "AAB"
+              and (not exact or not j.get("formula_exact") or j.get("cycles") == j.get("predicted_cycles"))
+              and j.get("lower_bound_cycles") is not None
+              and j.get("cycles", 0) >= j.get("lower_bound_cycles"))
+        check(ok, "cosim AAB %s on %s%s, L=%d: %s cycles (predicted %s, bound %s), %s signals "
+              "compared, %s mismatches" % (algo, topo, "".join(" " + x for x in extra), flits,
+                                           j.get("cycles"),
+                                           j.get("predicted_cycles"), j.get("lower_bound_cycles"),
+                                           j.get("signals_compared"),
+                                           j.get("mismatches", r.stderr.strip()[:200])))
+    # Every node broadcasting at cycle 0 deadlocks on the RTL as on the model: the cosim
+    # ends with the model's deadlock report, not a mismatch.
+    for topo, flits in (("hypercube:2", 64), ("hypercube:3", 9)):
+        runs = {}
+        for engine in ("model", "cosim"):
+            runs[engine] = wormcast("run", "--topology", topo, "--algorithm", "aabbcastnaive",
+                                    "--flits", str(flits), "--watchdog", "300",
+                                    "--engine", engine, "--json")
+        (rm, jm), (rc, jc) = runs["model"], runs["cosim"]
+        ok = (rm.returncode == 1 and rc.returncode == 1 and "deadlock" in rc.stderr
+              and rc.stderr == rm.stderr and jc.get("mismatches") == 0
+              and jc.get("cycles_compared", 0) > 300 and not jc.get("data_ok"))
+        check(ok, "cosim aabbcastnaive on %s, L=%d: deadlock, the same report as the model's, "
+              "%s cycles compared, %s mismatches: %s" % (topo, flits, jc.get("cycles_compared"),
+                                                         jc.get("mismatches"),
+                                                         rc.stderr.strip().splitlines()[:1]))
 
 
 def random_traffic():

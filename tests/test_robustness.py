@@ -7,9 +7,14 @@ usage: test_robustness.py WORMCAST
 """
 import json
 import os
+import resource
+import signal
+import stat
 import subprocess
 import sys
 import tempfile
+import threading
+import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
@@ -40,7 +45,7 @@ def one_line(r, status=2):
 
 
 def err(r):
-    return r.stderr.strip() or "(nothing on stderr)"
+    return r.stderr.strip().replace("\n", " | ") or "(nothing on stderr)"
 
 
 def json_of(r):
@@ -48,6 +53,24 @@ def json_of(r):
         return json.loads(r.stdout)
     except ValueError:
         return {}
+
+
+def rtl_builds():
+    """The RTL configurations of this build ('wormcast list --json'), as one string."""
+    r = run("list", "--json")
+    return json_of(r).get("rtl_configurations", "")
+
+
+def has_rtl(topo, port="all-port"):
+    return "%s %s, buffer depth 4, payload width 32, router array\n" % (topo, port) in RTL
+
+
+def leftovers(directory):
+    """Temporary files an output left behind (".NAME.XXXXXX")."""
+    return [n for n in os.listdir(directory) if n.startswith(".")]
+
+
+RTL = rtl_builds()
 
 
 # ---- finding 8: empty lists run nothing and exit 0 ----
@@ -203,5 +226,233 @@ check(r.returncode == 0 and r.stdout.startswith("usage: wormcast run"),
       "finding 15: --help wins over other arguments")
 r = run("help", "nosuch")
 check(one_line(r), "wormcast help nosuch: exit 2, one line: %s" % err(r))
+
+# ---- finding 1: a waveform on a full disk (/dev/full) hung the RTL engines ----
+for engine in ("model", "rtl", "cosim"):
+    if engine != "model" and not has_rtl("hypercube:4"):
+        print("SKIP: no RTL build of hypercube:4 (finding 1, --engine %s)" % engine)
+        continue
+    for flag in ("--vcd", "--fst"):
+        try:
+            r = run(*PBCAST, "--engine", engine, flag, "/dev/full", timeout=60)
+            ok = one_line(r, 1) and "No space left on device" in r.stderr
+            what = err(r)
+        except subprocess.TimeoutExpired:
+            ok, what = False, "still running after 60 s (hangs)"
+        check(ok, "finding 1: --engine %s %s /dev/full ends with one line and exit 1: %s"
+              % (engine, flag, what))
+
+# ---- finding 4: failed writes exit 0; failures on stdout or nowhere ----
+with open("/dev/full", "w") as full:
+    for args in ([*PBCAST, "--json"], PBCAST, ["list"], ["--help"], ["help", "--markdown"]):
+        r = subprocess.run([WC, *args], stdout=full, stderr=subprocess.PIPE, text=True, timeout=60)
+        check(r.returncode == 1 and r.stderr.strip() == "wormcast: cannot write the standard output: "
+              "No space left on device",
+              "finding 4: wormcast %s > /dev/full: exit 1 and one line: %s"
+              % (" ".join(args[:2]), r.stderr.strip()))
+tr = os.path.join(TRACES, "mixed-q4.tr")
+r = run("trace", *Q4, "--trace", tr, "--latencies", "/dev/full", "--json")
+check(one_line(r, 1) and "--latencies: cannot write '/dev/full': No space left on device" in r.stderr
+      and json_of(r).get("ok") is True,
+      "finding 4: --latencies /dev/full: the report is printed, then one line and exit 1: %s" % err(r))
+if has_rtl("hypercube:4") and "injected bug 3" in RTL:
+    r = run("run", *Q4, "--algorithm", "pbcast", "--flits", "17", "--engine", "cosim",
+            "--inject-bug", "3", "--mismatch-vcd", "/dev/full", "--json")
+    check(r.returncode == 1 and "cannot write" in r.stderr and "/dev/full" in r.stderr
+          and "mismatch" in r.stderr and "/dev/full" not in r.stdout.replace('"mismatch_vcd"', ""),
+          "finding 4: --mismatch-vcd /dev/full: the failure is on stderr, exit 1: %s" % err(r))
+    cwd = tempfile.mkdtemp(dir=TMP)
+    r = run("run", *Q4, "--algorithm", "pbcast", "--flits", "17", "--engine", "cosim",
+            "--inject-bug", "3", cwd=cwd)
+    check(r.returncode == 1 and os.listdir(cwd) == [] and "--mismatch-vcd FILE writes" in r.stderr,
+          "a cosim mismatch without --mismatch-vcd writes no file into the current directory: %s"
+          % os.listdir(cwd))
+else:
+    print("SKIP: no RTL build of hypercube:4 with bug 3 (finding 4, --mismatch-vcd)")
+
+# ---- finding 5: --fst unlinked what it did not create (a device node) ----
+d = tempfile.mkdtemp(dir=TMP)
+fifo = os.path.join(d, "waves.fifo")
+os.mkfifo(fifo)
+got = []
+reader = threading.Thread(target=lambda: got.append(open(fifo, "rb").read()))
+reader.start()
+r = run(*PBCAST, "--fst", fifo)
+reader.join(30)
+check(r.returncode == 0 and stat.S_ISFIFO(os.lstat(fifo).st_mode) and got and got[0][:1] == b"\x00"
+      and len(got[0]) > 100 and leftovers(d) == [],
+      "finding 5: --fst FIFO writes the FST into the FIFO and leaves it a FIFO, nothing else in "
+      "the directory (%s bytes, %s)" % (len(got[0]) if got else None, os.listdir(d)))
+target = os.path.join(d, "target.fst")
+link = os.path.join(d, "link.fst")
+with open(target, "w") as f:
+    f.write("OLD")
+os.symlink("target.fst", link)
+r = run(*PBCAST, "--fst", link)
+check(r.returncode == 0 and os.path.islink(link) and os.readlink(link) == "target.fst"
+      and os.path.getsize(target) > 100 and leftovers(d) == [],
+      "finding 5: --fst SYMLINK replaces the file it points to and keeps the link: %s" % err(r))
+for path in ("/dev/null",):
+    r = run(*PBCAST, "--fst", path)
+    check(r.returncode == 0 and stat.S_ISCHR(os.stat(path).st_mode),
+          "finding 5: --fst %s is written to, never unlinked or renamed onto" % path)
+
+# ---- finding 6: outputs truncated at the start, half a file after a failure ----
+d = tempfile.mkdtemp(dir=TMP)
+outs = {n: os.path.join(d, n) for n in ("w.vcd", "lat.csv")}
+for path in outs.values():
+    with open(path, "w") as f:
+        f.write("OLD")
+bad = write("bad6.tr", "0 0 R 3 4\n1 0 Q 3 4\n")
+r = run("trace", *Q4, "--trace", bad, "--vcd", outs["w.vcd"], "--latencies", outs["lat.csv"])
+check(one_line(r) and all(open(p).read() == "OLD" for p in outs.values()) and leftovers(d) == [],
+      "finding 6: a bad trace leaves the outputs as they were, no temporary file: %s" % err(r))
+r = run("run", *Q4, "--algorithm", "pbcast", "--flits", "8", "--vcd", outs["w.vcd"],
+        "--watchdog", "50", "--replication-cost", "50")
+check(one_line(r) and open(outs["w.vcd"]).read() == "OLD",
+      "finding 6: a run refused before it starts does not touch its output: %s" % err(r))
+# A run that cannot finish (memory runs out) leaves the old file, not half a new one.
+big = write("big.tr", "".join("0 %d R %d 1048576\n" % (s, (s + 1) % 16) for s in range(16)))
+
+
+def limited(mb):
+    return lambda: resource.setrlimit(resource.RLIMIT_DATA, (mb << 20, mb << 20))
+
+
+r = subprocess.run([WC, "trace", *Q4, "--trace", big, "--vcd", outs["w.vcd"]], capture_output=True,
+                   text=True, timeout=120, preexec_fn=limited(64))
+check(r.returncode == 1 and r.stderr == "wormcast: out of memory\n"
+      and open(outs["w.vcd"]).read() == "OLD" and leftovers(d) == [],
+      "finding 6: a run that runs out of memory leaves the old waveform whole and no temporary "
+      "file: %s" % err(r))
+r = run("trace", *Q4, "--trace", tr, "--vcd", outs["w.vcd"], "--latencies", outs["lat.csv"])
+with open(outs["w.vcd"]) as f:
+    vcd_text = f.read()
+with open(outs["lat.csv"]) as f:
+    csv_text = f.read()
+check(r.returncode == 0 and vcd_text.startswith("$date") and "$enddefinitions" in vcd_text
+      and csv_text.startswith("line,cycle") and leftovers(d) == [],
+      "finding 6: a run that succeeds replaces both outputs whole")
+
+# ---- finding 7: outputs overwrote inputs ----
+d = tempfile.mkdtemp(dir=TMP)
+tin = os.path.join(d, "in.tr")
+with open(tin, "w") as f:
+    f.write("0 0 R 15 8\n")
+os.link(tin, os.path.join(d, "hard.tr"))
+os.symlink("in.tr", os.path.join(d, "soft.tr"))
+cfg7 = os.path.join(d, "c.ini")
+with open(cfg7, "w") as f:
+    f.write("[ni]\nstartup = 3\n")
+for args, what in ((["--latencies", tin], "--latencies is the trace"),
+                   (["--latencies", os.path.join(d, "hard.tr")], "--latencies is a hard link to the trace"),
+                   (["--vcd", os.path.join(d, "soft.tr")], "--vcd is a symbolic link to the trace"),
+                   (["--config", cfg7, "--vcd", cfg7], "--vcd is the configuration file"),
+                   (["--vcd", os.path.join(d, "x"), "--latencies", os.path.join(d, "x")],
+                    "two outputs, one new file"),
+                   (["--vcd", os.path.join(d, "x"), "--latencies", os.path.join(d, ".", "x")],
+                    "two outputs, one new file by two names")):
+    r = run("trace", *Q4, "--trace", tin, *args)
+    with open(tin) as f:
+        intact = f.read() == "0 0 R 15 8\n"
+    check(one_line(r) and intact and not os.path.exists(os.path.join(d, "x")),
+          "finding 7: %s is refused (exit 2), the input intact: %s" % (what, err(r)))
+r = run("trace", *Q4, "--trace", tin, "--vcd", "/dev/null", "--latencies", "/dev/null")
+check(r.returncode == 0, "two outputs into /dev/null are fine: %s" % (err(r) if r.returncode else "ok"))
+
+# ---- finding 11: endless runs; Ctrl-C ----
+for opt_, value in (("--cycles", "1099511627776"), ("--watchdog", "1099511627776"),
+                    ("--cycles", "100000001")):
+    r = run("traffic", *Q4, "--rate", "0.1", "--flits", "4", opt_, value)
+    check(one_line(r) and "out of range 1..100000000" in r.stderr,
+          "finding 11: %s %s is beyond the ceiling: %s" % (opt_, value, err(r)))
+for sig, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM")):
+    d = tempfile.mkdtemp(dir=TMP)
+    vcd = os.path.join(d, "long.vcd")
+    p = subprocess.Popen([WC, "traffic", "--topology", "mesh:8x8", "--rate", "0.2", "--flits", "1-8",
+                          "--cycles", "100000000", "--vcd", vcd, "--json"],
+                         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(1.5)
+    p.send_signal(sig)
+    try:
+        out, errs = p.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        p.kill()
+        out, errs = p.communicate()
+    try:
+        j = json.loads(out)
+    except ValueError:
+        j = {}
+    with open(vcd) as f:
+        head = f.read(200)
+    check(p.returncode == 128 + sig and j.get("interrupted") is True and j.get("ok") is False
+          and 0 < j.get("cycles_simulated", 0) < 100000000 and "interrupted at cycle" in errs
+          and head.startswith("$date") and leftovers(d) == [],
+          "finding 11: %s ends a long run at once: exit %d, a partial report marked interrupted "
+          "(%s cycles), the waveform written whole: %s"
+          % (name, p.returncode, j.get("cycles_simulated"), errs.strip()[:120]))
+
+# ---- finding 12 and 16: out of memory is one message, exit 1, never a crash ----
+for args, what in ((["trace", *Q4, "--trace", big], "trace"),
+                   (["traffic", "--topology", "hypercube:10", "--rate", "64", "--flits", "1048576",
+                     "--cycles", "1000"], "traffic (finding 2: no message dropped silently)"),
+                   (["run", *Q4, "--algorithm", "pbcast", "--flits", "16777216"], "run")):
+    r = subprocess.run([WC, *args, "--json"], capture_output=True, text=True, timeout=120,
+                       preexec_fn=limited(64))
+    check(r.returncode == 1 and r.stderr == "wormcast: out of memory\n" and r.stdout == "",
+          "finding 12: %s out of memory: exactly 'wormcast: out of memory', exit 1: %r"
+          % (what, r.stderr[:200]))
+crashes = []
+for mb in (6, 8, 10, 12, 16, 20, 24, 32, 48):
+    for args in (["traffic", "--topology", "mesh:16x16", "--rate", "0.9", "--flits", "64",
+                  "--cycles", "300", "--json"],
+                 ["trace", *Q4, "--trace", tr, "--latencies", os.path.join(TMP, "oom.csv"), "--json"]):
+        r = subprocess.run([WC, *args], capture_output=True, text=True, timeout=120,
+                           preexec_fn=limited(mb))
+        fine = (r.returncode == 0 and json_of(r).get("ok") is True) or (
+            r.returncode == 1 and r.stderr == "wormcast: out of memory\n" and r.stdout == "")
+        if not fine:
+            crashes.append("%s at %d MB: exit %d %r" % (args[0], mb, r.returncode, r.stderr[-200:]))
+check(not crashes, "finding 16: under memory limits from 6 to 48 MB every run is a whole report "
+      "or 'wormcast: out of memory' with exit 1, never a crash%s" % ("; " + "; ".join(crashes[:3]) if crashes else ""))
+
+# ---- finding 13: a figure an engine does not measure is null, never 0 ----
+workloads = [(["traffic", *Q4, "--rate", "0.5", "--flits", "1-24", "--cycles", "2000", "--seed", "3"],
+              ("hypercube:4", "all-port")),
+             (["trace", *Q4, "--trace", tr], ("hypercube:4", "all-port")),
+             # Barnett et al.'s naive tree has XY link conflicts by design.
+             (["run", "--topology", "mesh:4x4", "--algorithm", "mstnaive", "--flits", "9"],
+              ("mesh:4x4", "one-port"))]
+for w, build in workloads:
+    jm = json_of(run(*w, "--json"))
+    check(jm.get("link_conflict_cycles", 0) > 0, "finding 13: %s --engine model measures %s link "
+          "conflict cycles" % (w[0], jm.get("link_conflict_cycles")))
+    if not has_rtl(*build):
+        print("SKIP: no RTL build of %s %s (finding 13)" % build)
+        continue
+    jr, jc = json_of(run(*w, "--engine", "rtl", "--json")), json_of(run(*w, "--engine", "cosim", "--json"))
+    check("link_conflict_cycles" in jr and jr["link_conflict_cycles"] is None
+          and jc.get("link_conflict_cycles") == jm.get("link_conflict_cycles")
+          and jr.get("cycles_compared", 0) is None and jr.get("flit_hops") == jm.get("flit_hops"),
+          "finding 13: %s --engine rtl reports link_conflict_cycles null (cosim, with the model: "
+          "%s), and what it measures as the model does" % (w[0], jc.get("link_conflict_cycles")))
+    t = run(*w, "--engine", "rtl")
+    check("not measured" in t.stdout and "conflict" in t.stdout,
+          "finding 13: %s --engine rtl says 'not measured' in its table" % w[0])
+
+# ---- the deadlock report: the same chain of blocked messages from every engine ----
+dead = ["traffic", "--topology", "hypercube:4", "--one-port", "--rate", "0.3", "--flits", "1-24",
+        "--cycles", "20000", "--ir-fraction", "0.3", "--seed", "4", "--watchdog", "2000"]
+rm = run(*dead)
+check(rm.returncode == 1 and "blocked chain 1:" in rm.stderr and "the cycle closes" in rm.stderr,
+      "a one-port IR deadlock is reported as a chain of blocked messages closing into a cycle")
+if has_rtl("hypercube:4", "one-port"):
+    for engine in ("rtl", "cosim"):
+        r = run(*dead, "--engine", engine)
+        check(r.returncode == 1 and r.stderr == rm.stderr,
+              "the deadlock report of --engine %s, read from the RTL's registers, is the model's, "
+              "line for line" % engine)
+else:
+    print("SKIP: no RTL build of hypercube:4 one-port (the deadlock chain from the RTL)")
 
 finish()

@@ -1,0 +1,201 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * aab_mesh.c - all-to-all broadcast (gossip) on a one-port mesh, dimension by dimension
+ * (Lecture 11, Lemma 8), with the linear-array algorithm of Lemma 6 in each dimension.
+ *
+ * Linear array M(z), positions 0 .. z-1: rounds alternate the pairs (0,1), (2,3), ...
+ * (odd rounds) and (1,2), (3,4), ... (even rounds); in a round each pair exchanges
+ * what the partner lacks (NODUP).  What a node holds is an interval of positions around
+ * it, so a message is the part of the sender's interval beyond the partner's: the first
+ * round moves one position, every other round at most two (one travelling each way
+ * through the sender), except the last round of an odd z, which moves one.  Lemma 6:
+ *     z even: z - 1 rounds, (z - 1) t_s + (2z - 3) mu t_m;
+ *     z odd:  z rounds,     z t_s + (2z - 2) mu t_m          (z = 1: nothing to do).
+ * Mesh M(z_1, z_2), dimension 1 first (Lemma 8): every line of dimension 1 gossips the
+ * nodes' own blocks; then every line of dimension 2 gossips, a position standing for
+ * the z_1 blocks of its line, so mu becomes z_1 mu.  Corollary 9: when a size is odd
+ * the order matters.  aabmeshxy goes along the rows first (z_1 = columns), aabmeshyx
+ * along the columns first (z_1 = rows).
+ *
+ * The rounds are the source's synchronous steps: a round's sends are made when every
+ * message of the previous round has been delivered (the skeleton's ideal barrier,
+ * which costs no cycle).  A one-port node then sends at most one and receives at most
+ * one message per round, all one hop on distinct link directions, so a round lasts
+ * exactly t_s + 1 + m mu, m = the most blocks a message of the round carries: Lemma 6
+ * and Lemma 8 with t_s + 1 for t_s (one hop per round), exactly.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common.h"
+
+/* A dimension of the mesh: a line of z positions, each standing for `group` blocks. */
+struct line_phase {
+	int z, group;
+};
+
+/* The rounds of Lemma 6 and the blocks moved per message: z even z-1, z odd z (z >= 3). */
+static int line_rounds(int z)
+{
+	return z <= 1 ? 0 : (z % 2 ? z : z - 1);
+}
+
+static int line_spans(int z)
+{
+	return z <= 1 ? 0 : (z % 2 ? 2 * z - 2 : 2 * z - 3);
+}
+
+/* The two phases in the order of the algorithm (xy: along the rows first). */
+static void phases(const struct algo_params *p, bool xy, struct line_phase ph[2])
+{
+	const struct topology *t = &p->cfg->topo;
+	int first = xy ? t->cols : t->rows, second = xy ? t->rows : t->cols;
+
+	ph[0] = (struct line_phase){ first, 1 };
+	ph[1] = (struct line_phase){ second, first };
+}
+
+/* Node at position `pos` of node v's line in the given phase. */
+static int node_at(const struct topology *t, bool along_row, int v, int pos)
+{
+	return along_row ? mesh_row(t, v) * t->cols + pos : pos * t->cols + mesh_col(t, v);
+}
+
+/*
+ * The blocks a position stands for: phase 0 its node's own; phase 1 the whole line of
+ * phase 0 through that node.
+ */
+static int plan_position(struct plan *pl, const struct topology *t, bool xy, int phase,
+			 int node)
+{
+	bool first_along_row = xy;
+
+	if (phase == 0)
+		return plan_block(pl, node, BLOCK_ANY, 0);
+	for (int k = 0; k < (first_along_row ? t->cols : t->rows); k++)
+		if (plan_block(pl, node_at(t, first_along_row, node, k), BLOCK_ANY, 0))
+			return -1;
+	return 0;
+}
+
+/* variant: the dimension gossiped first. */
+enum { ROWS_FIRST, COLUMNS_FIRST };
+
+static int mesh_plan(const struct algo_params *p, int node, const struct receipt *r,
+		     struct plan *pl)
+{
+	const struct topology *t = &p->cfg->topo;
+	bool xy = p->variant == ROWS_FIRST;
+	struct line_phase ph[2];
+	int round = 1, rc = 0;
+
+	if (r)
+		return 0;
+	phases(p, xy, ph);
+	for (int f = 0; f < 2 && !rc; f++) {
+		int z = ph[f].z, *lo = malloc(sizeof(int) * (size_t)z * 2), *hi;
+		bool along_row = f == 0 ? xy : !xy;
+		int me = along_row ? mesh_col(t, node) : mesh_row(t, node);
+
+		if (!lo)
+			return plan_out_of_memory(pl);
+		hi = lo + z;
+		for (int k = 0; k < z; k++)
+			lo[k] = hi[k] = k;
+		for (int step = 1; !rc; step++, round++) {
+			bool done = true;
+			int q = step % 2 ? me ^ 1 : (me % 2 ? me + 1 : me - 1);
+			int from = 0, to = -1;
+
+			for (int k = 0; k < z; k++)
+				done = done && lo[k] == 0 && hi[k] == z - 1;
+			if (done)
+				break;
+			/* What I send: my interval beyond my partner's. */
+			if (q >= 0 && q < z) {
+				from = q > me ? lo[me] : hi[q] + 1;
+				to = q > me ? lo[q] - 1 : hi[me];
+			}
+			if (from <= to) {
+				struct xfer_spec x = { .dest = node_at(t, along_row, node, q),
+						       .group = round, .round = round };
+
+				rc = plan_xfer(pl, &x);
+				for (int k = from; k <= to && !rc; k++)
+					rc = plan_position(pl, t, xy, f, node_at(t, along_row, node, k));
+			}
+			/* Every pair of the round exchanges: the intervals merge. */
+			for (int a = step % 2 ? 0 : 1; a + 1 < z; a += 2) {
+				int l = lo[a] < lo[a + 1] ? lo[a] : lo[a + 1];
+				int h = hi[a] > hi[a + 1] ? hi[a] : hi[a + 1];
+
+				lo[a] = lo[a + 1] = l;
+				hi[a] = hi[a + 1] = h;
+			}
+		}
+		free(lo);
+	}
+	return rc;
+}
+
+static void mesh_predict(const struct algo_params *p, const struct schedule_result *s,
+			 struct prediction *o)
+{
+	bool xy = p->variant == ROWS_FIRST;
+	struct line_phase ph[2];
+	int ts = p->cfg->startup, mu = algo_mu(p);
+	double T = 0, pub = 0;
+	char terms[2][96];
+
+	(void)s;
+	phases(p, xy, ph);
+	for (int f = 0; f < 2; f++) {
+		int R = line_rounds(ph[f].z), S = line_spans(ph[f].z);
+
+		T += R * (ts + 1.0) + (double)S * ph[f].group * mu;
+		pub += (double)R * ts + (double)S * ph[f].group * mu;
+		snprintf(terms[f], sizeof(terms[f]), "t(M(%d), %d mu) = %d rounds, %d x %d mu",
+			 ph[f].z, ph[f].group, R, S, ph[f].group);
+	}
+	predict_set(o, T, true, DERIVED("aabmesh"),
+		    "Lemma 8 with t_s + 1 per round: %s; %s; sum (rounds (t_s + 1) + blocks mu) = %.0f",
+		    terms[0], terms[1], T);
+	predict_published(o, pub, "Lecture 11, Lemmas 6 and 8",
+			  "t(M(z1), mu) + t(M(z2), z1 mu), t(M(z), mu) = (z-1) t_s + (2z-3) mu (z even), "
+			  "z t_s + (2z-2) mu (z odd, 0 for z = 1) = %.0f", pub);
+}
+
+static int mesh_supports(const struct algo_params *p, char *err, size_t len)
+{
+	return algo_need_mesh(p, "aabmeshxy and aabmeshyx", err, len);
+}
+
+const struct algorithm algo_aabmeshxy = {
+	.name = "aabmeshxy",
+	.source = "Lecture 11, Lemmas 6 and 8 (dimension by dimension, rows first)",
+	.formula_source = "derived; Lecture 11, Lemmas 6 and 8",
+	.description = "all-to-all broadcast, one-port mesh: linear-array gossip along the rows, then the columns",
+	.kind = COLL_AAB,
+	.topologies = ALGO_MESH,
+	.networks = "any mesh, lines 1 x N and N x 1 included",
+	.all_port = false,
+	.variant = ROWS_FIRST,
+	.supports = mesh_supports,
+	.plan = mesh_plan,
+	.predict = mesh_predict,
+};
+
+const struct algorithm algo_aabmeshyx = {
+	.name = "aabmeshyx",
+	.source = "Lecture 11, Lemmas 6 and 8 (dimension by dimension, columns first)",
+	.formula_source = "derived; Lecture 11, Lemmas 6 and 8",
+	.description = "all-to-all broadcast, one-port mesh: linear-array gossip along the columns, then the rows",
+	.kind = COLL_AAB,
+	.topologies = ALGO_MESH,
+	.networks = "any mesh, lines 1 x N and N x 1 included",
+	.all_port = false,
+	.variant = COLUMNS_FIRST,
+	.supports = mesh_supports,
+	.plan = mesh_plan,
+	.predict = mesh_predict,
+};
