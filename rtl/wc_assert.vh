@@ -7,8 +7,12 @@
 // the values of the cycle that ends at that edge (the same values the registers load
 // from). name labels the check (a Verilog identifier), msg is a string literal saying
 // what went wrong. The enclosing module must have clk_i and rst_ni. Use it at module
-// level, beside the logic it checks, inside `ifndef SYNTHESIS if it needs helper
-// signals of its own.
+// level, beside the logic it checks.
+//
+//   `WC_ASSERT_I(name, expr, msg)
+//
+// is the same check as a statement, for a clocked block of checks that computes what
+// they need first (inside `ifndef SYNTHESIS; the block does nothing while rst_ni is low).
 //
 //   Under Verilator (VERILATOR defined): a SystemVerilog immediate assertion, labelled name,
 //     in a clocked always block. It is compiled only with --assert (every cosimulation
@@ -28,16 +32,23 @@
       name: assert (expr) else $error(msg); \
     end \
   end
+`define WC_ASSERT_I(name, expr, msg) \
+  name: assert (expr) else $error(msg);
 `else
 `define WC_ASSERT(name, expr, msg) \
-  always @(posedge clk_i or negedge rst_ni) begin : name \
+  always @(posedge clk_i or negedge rst_ni) begin \
     if (rst_ni && !(expr)) begin \
-      $fatal(1, "assertion %m failed: %s", msg); \
+      $fatal(1, "assertion %m.%s failed: %s", `"name`", msg); \
     end \
+  end
+`define WC_ASSERT_I(name, expr, msg) \
+  if (!(expr)) begin \
+    $fatal(1, "assertion %m.%s failed: %s", `"name`", msg); \
   end
 `endif
 `else
 `define WC_ASSERT(name, expr, msg)
+`define WC_ASSERT_I(name, expr, msg)
 `endif
 
 `endif  // WC_ASSERT_VH

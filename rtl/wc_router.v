@@ -516,59 +516,11 @@ module wc_router #(
   // ---------------------------------------------------------------------------
   // Assertions (rtl/wc_assert.vh): the invariants of sections 6 and 7 that the logic
   // above relies on, checked at every clock edge on the values the registers load
-  // from. The a_* helpers exist only in simulation.
+  // from. They are computed in the clocked block below, once per edge, rather than as
+  // combinational logic, which a simulator evaluates several times per cycle; each
+  // check is skipped when nothing it watches happens. Simulation only.
   // ---------------------------------------------------------------------------
-  wire [NIn*FW-1:0] a_in_flit = {inj_flit_i, link_flit_i};
-  reg  [NIn-1:0]    a_hol_head;       // is_head(hol_flit[i])
-  reg  [NOut-1:0]   a_owned;          // OR of every input's route_q
-  reg  [NOut-1:0]   a_owned_twice;    // outputs in the route_q of two inputs
-  reg  [NOut-1:0]   a_granted;        // outputs granted so far in the walk below
-  reg  [NOut-1:0]   a_granted_taken;  // outputs granted while held or granted to another
-  reg  [NOut-1:0]   a_cur;            // step 5 for the input visited
-  reg  [NOut-1:0]   a_sent;           // outputs the moving inputs send to (step 7)
-  reg  [NOut-1:0]   a_sent_twice;     // outputs two moving inputs send to
-  reg  [NOut-1:0]   a_load_foreign;   // outputs loading from an input that does not send to them
-  reg  [SelW-1:0]   a_sel;
-  reg  [NIn-1:0]    a_in_msg_q;       // a message is in progress: granted, tail not yet gone
-  integer           a_i, a_o;
-
-  always @* begin
-    a_owned         = {NOut{1'b0}};
-    a_owned_twice   = {NOut{1'b0}};
-    a_granted       = {NOut{1'b0}};
-    a_granted_taken = {NOut{1'b0}};
-    a_sent          = {NOut{1'b0}};
-    a_sent_twice    = {NOut{1'b0}};
-    a_load_foreign  = {NOut{1'b0}};
-    a_cur           = {NOut{1'b0}};
-    a_sel           = {SelW{1'b0}};
-    for (a_i = 0; a_i < NIn; a_i = a_i + 1) begin
-      a_hol_head[a_i] = fifo_nonempty[a_i] ? fifo_head[a_i*FW + `WC_FLIT_HEAD_BIT]
-                                           : a_in_flit[a_i*FW + `WC_FLIT_HEAD_BIT];
-      a_owned_twice = a_owned_twice | (a_owned & route_q[a_i*NOut +: NOut]);
-      a_owned       = a_owned | route_q[a_i*NOut +: NOut];
-    end
-    for (a_i = 0; a_i < NIn; a_i = a_i + 1) begin
-      a_cur = route_q[a_i*NOut +: NOut] | (grant[a_i] ? req[a_i*NOut +: NOut] : {NOut{1'b0}});
-      if (grant[a_i]) begin
-        a_granted_taken = a_granted_taken | (req[a_i*NOut +: NOut] & (a_owned | a_granted));
-        a_granted       = a_granted | req[a_i*NOut +: NOut];
-      end
-      if (move[a_i]) begin
-        a_sent_twice = a_sent_twice | (a_sent & a_cur);
-        a_sent       = a_sent | a_cur;
-      end
-    end
-    for (a_o = 0; a_o < NOut; a_o = a_o + 1) begin
-      if (out_valid_d[a_o]) begin
-        a_sel = xbar_sel[a_o*SelW +: SelW];
-        if (!move[a_sel] || !(route_q[a_sel*NOut + a_o] ||
-                              (grant[a_sel] && req[a_sel*NOut + a_o]))) begin
-          a_load_foreign[a_o] = 1'b1;
-        end
-      end
-    end
-  end
+  reg [NIn-1:0] a_in_msg_q;  // a message is in progress: granted, tail not yet gone
 
   // "In progress" as section 6 defines it, kept apart from route_q.
   always @(posedge clk_i or negedge rst_ni) begin
@@ -579,26 +531,85 @@ module wc_router #(
     end
   end
 
-  `WC_ASSERT(one_owner_per_output, a_owned_twice == {NOut{1'b0}},
-             "two inputs own the same output (route_q)")
-  `WC_ASSERT(granted_outputs_free, a_granted_taken == {NOut{1'b0}},
-             "a head was granted an output that another message holds or was granted")
-  `WC_ASSERT(route_iff_message, a_in_msg_q == ~route_idle,
-             "route_q is not zero exactly while a message is in progress at its input")
-  `WC_ASSERT(idle_input_sees_head, (hol_valid & route_idle & ~a_hol_head) == {NIn{1'b0}},
-             "a body or tail flit at an input with no message in progress")
-  `WC_ASSERT(one_sender_per_output, a_sent_twice == {NOut{1'b0}},
-             "two inputs send to the same output in one cycle (crossbar select)")
-  `WC_ASSERT(crossbar_valid, out_valid_d == a_sent,
-             "out_valid_d differs from the outputs of the inputs that move")
-  `WC_ASSERT(output_loads_from_owner, a_load_foreign == {NOut{1'b0}},
-             "an output register loads a flit from an input that does not send to it")
-  `WC_ASSERT(send_needs_credit, (out_valid_d & ~ready) == {NOut{1'b0}},
-             "an output sends a flit without a credit")
-  `WC_ASSERT(arrival_finds_room, (in_valid & ~(~fifo_nonempty & move) & fifo_full) == {NIn{1'b0}},
-             "a flit arrives at a full FIFO (the upstream credit counter is wrong)")
+  wire [NIn*FW-1:0] a_in_flit = {inj_flit_i, link_flit_i};
 
-  // (Only where a counter can hold more than BufferDepth at all.)
+  always @(posedge clk_i or negedge rst_ni) begin : a_check
+    reg [NOut-1:0] owned, owned_twice;  // OR of every route_q; outputs in two of them
+    reg [NOut-1:0] granted, granted_taken;  // granted so far; granted while taken
+    reg [NOut-1:0] cur, sent, sent_twice;  // step 5 of an input; what the movers send
+    reg [NOut-1:0] load_foreign;  // outputs loading from an input that does not send there
+    reg [NIn-1:0]  idle_body;  // idle inputs whose head of line is not a head
+    reg [SelW-1:0] sel;
+    integer        i, o;
+    if (rst_ni) begin
+      owned       = {NOut{1'b0}};
+      owned_twice = {NOut{1'b0}};
+      for (i = 0; i < NIn; i = i + 1) begin
+        owned_twice = owned_twice | (owned & route_q[i*NOut +: NOut]);
+        owned       = owned | route_q[i*NOut +: NOut];
+      end
+      `WC_ASSERT_I(one_owner_per_output, owned_twice == {NOut{1'b0}},
+                   "two inputs own the same output (route_q)")
+      `WC_ASSERT_I(route_iff_message, a_in_msg_q == ~route_idle,
+                   "route_q is not zero exactly while a message is in progress at its input")
+      if (grant != {NIn{1'b0}}) begin
+        granted       = {NOut{1'b0}};
+        granted_taken = {NOut{1'b0}};
+        for (i = 0; i < NIn; i = i + 1) begin
+          if (grant[i]) begin
+            granted_taken = granted_taken | (req[i*NOut +: NOut] & (owned | granted));
+            granted       = granted | req[i*NOut +: NOut];
+          end
+        end
+        `WC_ASSERT_I(granted_outputs_free, granted_taken == {NOut{1'b0}},
+                     "a head was granted an output that another message holds or was granted")
+      end
+      idle_body = {NIn{1'b0}};
+      for (i = 0; i < NIn; i = i + 1) begin
+        if (hol_valid[i] && route_idle[i]) begin
+          idle_body[i] = ~(fifo_nonempty[i] ? fifo_head[i*FW + `WC_FLIT_HEAD_BIT]
+                                            : a_in_flit[i*FW + `WC_FLIT_HEAD_BIT]);
+        end
+      end
+      `WC_ASSERT_I(idle_input_sees_head, idle_body == {NIn{1'b0}},
+                   "a body or tail flit at an input with no message in progress")
+      sent         = {NOut{1'b0}};
+      sent_twice   = {NOut{1'b0}};
+      load_foreign = {NOut{1'b0}};
+      if (move != {NIn{1'b0}}) begin
+        for (i = 0; i < NIn; i = i + 1) begin
+          if (move[i]) begin
+            cur        = route_q[i*NOut +: NOut] |
+                         (grant[i] ? req[i*NOut +: NOut] : {NOut{1'b0}});
+            sent_twice = sent_twice | (sent & cur);
+            sent       = sent | cur;
+          end
+        end
+        for (o = 0; o < NOut; o = o + 1) begin
+          if (out_valid_d[o]) begin
+            sel = xbar_sel[o*SelW +: SelW];
+            if (!move[sel] || !(route_q[sel*NOut + o] || (grant[sel] && req[sel*NOut + o]))) begin
+              load_foreign[o] = 1'b1;
+            end
+          end
+        end
+      end
+      `WC_ASSERT_I(one_sender_per_output, sent_twice == {NOut{1'b0}},
+                   "two inputs send to the same output in one cycle (crossbar select)")
+      `WC_ASSERT_I(crossbar_valid, out_valid_d == sent,
+                   "out_valid_d differs from the outputs of the inputs that move")
+      `WC_ASSERT_I(output_loads_from_owner, load_foreign == {NOut{1'b0}},
+                   "an output register loads a flit from an input that does not send to it")
+      `WC_ASSERT_I(send_needs_credit, (out_valid_d & ~ready) == {NOut{1'b0}},
+                   "an output sends a flit without a credit")
+      `WC_ASSERT_I(arrival_finds_room,
+                   (in_valid & ~(~fifo_nonempty & move) & fifo_full) == {NIn{1'b0}},
+                   "a flit arrives at a full FIFO (the upstream credit counter is wrong)")
+    end
+  end
+
+  // Per output, so that the failure names it. (Only where a counter can hold more than
+  // BufferDepth at all.)
   localparam [CredW-1:0] CredDepth = BufferDepth[CredW-1:0];
   genvar ga;
   for (ga = 0; ga < NOut; ga = ga + 1) begin : gen_assert_out
