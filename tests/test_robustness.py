@@ -319,12 +319,22 @@ def limited(mb):
     return lambda: resource.setrlimit(resource.RLIMIT_DATA, (mb << 20, mb << 20))
 
 
-r = subprocess.run([WC, "trace", *Q4, "--trace", big, "--vcd", outs["w.vcd"]], capture_output=True,
-                   text=True, timeout=120, preexec_fn=limited(64))
-check(r.returncode == 1 and r.stderr == "wormcast: out of memory\n"
-      and open(outs["w.vcd"]).read() == "OLD" and leftovers(d) == [],
-      "finding 6: a run that runs out of memory leaves the old waveform whole and no temporary "
-      "file: %s" % err(r))
+# The sanitizer build (build-asan, scripts/test.sh) says so: AddressSanitizer reserves its
+# shadow memory at start and cannot run under a data limit, so the out-of-memory checks
+# run only in build/.
+SANITIZED = os.environ.get("WORMCAST_SANITIZED") == "1"
+SANITIZED_SKIP = "%s: a memory limit and AddressSanitizer do not mix (checked in the release build)"
+
+
+if SANITIZED:
+    print("SKIP: " + SANITIZED_SKIP % "finding 6, out of memory")
+else:
+    r = subprocess.run([WC, "trace", *Q4, "--trace", big, "--vcd", outs["w.vcd"]], capture_output=True,
+                       text=True, timeout=120, preexec_fn=limited(64))
+    check(r.returncode == 1 and r.stderr == "wormcast: out of memory\n"
+          and open(outs["w.vcd"]).read() == "OLD" and leftovers(d) == [],
+          "finding 6: a run that runs out of memory leaves the old waveform whole and no temporary "
+          "file: %s" % err(r))
 r = run("trace", *Q4, "--trace", tr, "--vcd", outs["w.vcd"], "--latencies", outs["lat.csv"])
 with open(outs["w.vcd"]) as f:
     vcd_text = f.read()
@@ -393,28 +403,31 @@ for sig, name in ((signal.SIGINT, "SIGINT"), (signal.SIGTERM, "SIGTERM")):
           % (name, p.returncode, j.get("cycles_simulated"), errs.strip()[:120]))
 
 # ---- finding 12 and 16: out of memory is one message, exit 1, never a crash ----
-for args, what in ((["trace", *Q4, "--trace", big], "trace"),
-                   (["traffic", "--topology", "hypercube:10", "--rate", "64", "--flits", "1048576",
-                     "--cycles", "1000"], "traffic (finding 2: no message dropped silently)"),
-                   (["run", *Q4, "--algorithm", "pbcast", "--flits", "16777216"], "run")):
-    r = subprocess.run([WC, *args, "--json"], capture_output=True, text=True, timeout=120,
-                       preexec_fn=limited(64))
-    check(r.returncode == 1 and r.stderr == "wormcast: out of memory\n" and r.stdout == "",
-          "finding 12: %s out of memory: exactly 'wormcast: out of memory', exit 1: %r"
-          % (what, r.stderr[:200]))
-crashes = []
-for mb in (6, 8, 10, 12, 16, 20, 24, 32, 48):
-    for args in (["traffic", "--topology", "mesh:16x16", "--rate", "0.9", "--flits", "64",
-                  "--cycles", "300", "--json"],
-                 ["trace", *Q4, "--trace", tr, "--latencies", os.path.join(TMP, "oom.csv"), "--json"]):
-        r = subprocess.run([WC, *args], capture_output=True, text=True, timeout=120,
-                           preexec_fn=limited(mb))
-        fine = (r.returncode == 0 and json_of(r).get("ok") is True) or (
-            r.returncode == 1 and r.stderr == "wormcast: out of memory\n" and r.stdout == "")
-        if not fine:
-            crashes.append("%s at %d MB: exit %d %r" % (args[0], mb, r.returncode, r.stderr[-200:]))
-check(not crashes, "finding 16: under memory limits from 6 to 48 MB every run is a whole report "
-      "or 'wormcast: out of memory' with exit 1, never a crash%s" % ("; " + "; ".join(crashes[:3]) if crashes else ""))
+if SANITIZED:
+    print("SKIP: " + SANITIZED_SKIP % "findings 12 and 16")
+else:
+    for args, what in ((["trace", *Q4, "--trace", big], "trace"),
+                       (["traffic", "--topology", "hypercube:10", "--rate", "64", "--flits", "1048576",
+                         "--cycles", "1000"], "traffic (finding 2: no message dropped silently)"),
+                       (["run", *Q4, "--algorithm", "pbcast", "--flits", "16777216"], "run")):
+        r = subprocess.run([WC, *args, "--json"], capture_output=True, text=True, timeout=120,
+                           preexec_fn=limited(64))
+        check(r.returncode == 1 and r.stderr == "wormcast: out of memory\n" and r.stdout == "",
+              "finding 12: %s out of memory: exactly 'wormcast: out of memory', exit 1: %r"
+              % (what, r.stderr[:200]))
+    crashes = []
+    for mb in (6, 8, 10, 12, 16, 20, 24, 32, 48):
+        for args in (["traffic", "--topology", "mesh:16x16", "--rate", "0.9", "--flits", "64",
+                      "--cycles", "300", "--json"],
+                     ["trace", *Q4, "--trace", tr, "--latencies", os.path.join(TMP, "oom.csv"), "--json"]):
+            r = subprocess.run([WC, *args], capture_output=True, text=True, timeout=120,
+                               preexec_fn=limited(mb))
+            fine = (r.returncode == 0 and json_of(r).get("ok") is True) or (
+                r.returncode == 1 and r.stderr == "wormcast: out of memory\n" and r.stdout == "")
+            if not fine:
+                crashes.append("%s at %d MB: exit %d %r" % (args[0], mb, r.returncode, r.stderr[-200:]))
+    check(not crashes, "finding 16: under memory limits from 6 to 48 MB every run is a whole report "
+          "or 'wormcast: out of memory' with exit 1, never a crash%s" % ("; " + "; ".join(crashes[:3]) if crashes else ""))
 
 # ---- finding 13: a figure an engine does not measure is null, never 0 ----
 workloads = [(["traffic", *Q4, "--rate", "0.5", "--flits", "1-24", "--cycles", "2000", "--seed", "3"],
