@@ -16,6 +16,7 @@
 #include "failure.h"
 #include "help.h"
 #include "options.h"
+#include "outfile.h"
 
 /*
  * The signal that asked the run to stop, 0 if none: the program's one global, as a
@@ -41,7 +42,25 @@ static void catch_signals(void)
 	sigaction(SIGTERM, &sa, NULL);
 }
 
-/* "wormcast help", "wormcast help COMMAND", "wormcast help --markdown". */
+/* docs/config.md into path, atomically (util/outfile.h). */
+static int write_markdown(const char *path, struct failure *f)
+{
+	struct outfile *out = outfile_open(path);
+
+	if (!out)
+		return errno == ENOMEM ? fail_no_memory(f)
+				       : failf(f, EXIT_USAGE, "cannot write '%s': %s", path,
+					       strerror(errno));
+	help_markdown(outfile_stream(out));
+	if (outfile_commit(out))
+		return failf(f, EXIT_FAILED, "cannot write '%s': %s", path, strerror(errno));
+	return EXIT_PASSED;
+}
+
+/*
+ * "wormcast help", "wormcast help COMMAND", "wormcast help --markdown [FILE]" (the
+ * options' page, docs/config.md, on stdout or into FILE).
+ */
 static int cmd_help(int argc, char **argv, struct failure *f)
 {
 	int c;
@@ -50,13 +69,15 @@ static int cmd_help(int argc, char **argv, struct failure *f)
 		help_overview(stdout);
 		return EXIT_PASSED;
 	}
-	if (argc == 3 && !strcmp(argv[2], "--markdown")) {
+	if ((argc == 3 || argc == 4) && !strcmp(argv[2], "--markdown")) {
+		if (argc == 4)
+			return write_markdown(argv[3], f);
 		help_markdown(stdout);
 		return EXIT_PASSED;
 	}
 	c = argc == 3 ? command_find(argv[2]) : -1;
 	if (c < 0)
-		return failf(f, EXIT_USAGE, "usage: wormcast help [COMMAND | --markdown]");
+		return failf(f, EXIT_USAGE, "usage: wormcast help [COMMAND | --markdown [FILE]]");
 	help_command(stdout, (enum command)c);
 	return EXIT_PASSED;
 }

@@ -232,6 +232,7 @@ static int sweep(const struct options *o, const volatile sig_atomic_t *stop, str
 	cJSON *rows = NULL, *all = NULL;
 	struct session s;
 	struct work w;
+	struct engine_report total = { 0 };
 	int failures = 0, rc = 0;
 	bool interrupted = false;
 
@@ -268,6 +269,10 @@ static int sweep(const struct options *o, const volatile sig_atomic_t *stop, str
 			}
 			failures += !r.ok;
 			interrupted = r.interrupted;
+			total.compared = r.engine.compared;
+			total.cycles_compared += r.engine.cycles_compared;
+			total.signals_compared += r.engine.signals_compared;
+			total.mismatches += r.engine.mismatches;
 			if (s.json) {
 				cJSON *row = work_json(&s, &w, &r);
 
@@ -293,6 +298,8 @@ static int sweep(const struct options *o, const volatile sig_atomic_t *stop, str
 	cJSON_Delete(all);
 	if (rc)
 		return rc;
+	if (!s.json)
+		report_sweep_footer(&total, stdout);
 	if (interrupted)
 		return 128 + (int)*stop;
 	return failures ? EXIT_FAILED : EXIT_PASSED;

@@ -318,6 +318,15 @@ void report_sweep_row(const struct algorithm_work *w, const struct run_result *r
 		fprintf(out, "    first mismatch: %s\n", r->engine.detail);
 }
 
+void report_sweep_footer(const struct engine_report *total, FILE *out)
+{
+	if (total->compared)
+		fprintf(out, "cosim: %s, %llu cycles and %llu signal values compared, %llu mismatches\n",
+			total->mismatches ? "FAIL" : "PASS", (unsigned long long)total->cycles_compared,
+			(unsigned long long)total->signals_compared,
+			(unsigned long long)total->mismatches);
+}
+
 void report_traffic_text(const struct report_context *c, const struct traffic_work *w,
 			 const struct run_result *r, FILE *out)
 {

@@ -40,6 +40,8 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 		     const struct run_result *r, FILE *out);
 void report_sweep_header(const struct report_context *c, FILE *out);
 void report_sweep_row(const struct algorithm_work *w, const struct run_result *r, FILE *out);
+/* The cosimulation's totals over the rows (nothing without a cosimulation). */
+void report_sweep_footer(const struct engine_report *total, FILE *out);
 void report_traffic_text(const struct report_context *c, const struct traffic_work *w,
 			 const struct run_result *r, FILE *out);
 void report_trace_text(const struct report_context *c, const struct trace_work *w,

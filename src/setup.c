@@ -44,6 +44,10 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 		.network_top = opt(o, OPT_RTL_TOP)->set,
 		.inject_bug = opt(o, OPT_INJECT_BUG)->set ? (int)opt(o, OPT_INJECT_BUG)->u : 0,
 	};
+	/* Where the values came from, for the one that is wrong with the engine. */
+	if (e->mismatch_vcd && strcmp(e->name, "cosim"))
+		return failf(f, EXIT_USAGE, "%s: only a cosimulation has mismatches (--engine cosim)",
+			     opt(o, OPT_MISMATCH_VCD)->origin);
 	if (engine_options_check(e, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
 	return 0;

@@ -125,12 +125,17 @@ for args, what in bad:
           "bad input (%s): exit 2 and one line on stderr: %s" % (what, lines[0] if lines else "(none)"))
 
 # docs/config.md is generated from the options table: the committed file is what the
-# program prints (regenerate: build/wormcast help --markdown > docs/config.md).
+# program prints (regenerate: build/wormcast help --markdown docs/config.md).
 r = run("help", "--markdown")
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "config.md")) as f:
     committed = f.read()
 check(r.returncode == 0 and r.stdout == committed,
       "docs/config.md is 'wormcast help --markdown' (regenerate it after changing src/options.def)")
+import tempfile  # noqa: E402
+md = os.path.join(tempfile.mkdtemp(), "config.md")
+r = run("help", "--markdown", md)
+with open(md) as f:
+    check(r.returncode == 0 and f.read() == committed, "wormcast help --markdown FILE writes the same page")
 
 # A deadlock is a report and exit 1, not a hang: one-port routers share their single
 # ejection channel, which IR copies hold (docs/microarchitecture.md section 8).  The

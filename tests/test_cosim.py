@@ -121,7 +121,8 @@ def algos():
                                            j.get("signals_compared"),
                                            j.get("mismatches", r.stderr.strip()[:200])))
     # Every node broadcasting at cycle 0 deadlocks on the RTL as on the model: the cosim
-    # ends with the model's deadlock report, not a mismatch.
+    # ends with the model's deadlock report (the chain of blocked B messages, read from the
+    # RTL's routers), not a mismatch.
     for topo, flits in (("hypercube:2", 64), ("hypercube:3", 9)):
         runs = {}
         for engine in ("model", "cosim"):
@@ -130,6 +131,7 @@ def algos():
                                     "--engine", engine, "--json")
         (rm, jm), (rc, jc) = runs["model"], runs["cosim"]
         ok = (rm.returncode == 1 and rc.returncode == 1 and "deadlock" in rc.stderr
+              and "the cycle closes" in rc.stderr and "message B from" in rc.stderr
               and rc.stderr == rm.stderr and jc.get("mismatches") == 0
               and jc.get("cycles_compared", 0) > 300 and not jc.get("data_ok"))
         check(ok, "cosim aabbcastnaive on %s, L=%d: deadlock, the same report as the model's, "

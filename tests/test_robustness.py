@@ -113,7 +113,9 @@ for text, line, words, what in (
         ("[algorithm]\nname = pbcast\nflits = 8\nroot = 16\n", 4, "root: 16 is not a node", "root outside"),
         ("[network]\ntopology = hypercube:4\nport_model = one-port\n", 3, "port_model: pbcast is an algorithm "
          "for all-port routers", "a port model the algorithm does not use"),
-        ("[algorithm]\nname = pbcast\n\n\nflits = 8\nroot = x\n", 6, "root: 'x' is not a whole number", "bad root")):
+        ("[algorithm]\nname = pbcast\n\n\nflits = 8\nroot = x\n", 6, "root: 'x' is not a whole number", "bad root"),
+        ("[run]\nmismatch_vcd = x.vcd\n", 2, "mismatch_vcd: only a cosimulation has mismatches",
+         "a mismatch window without a cosimulation")):
     cfg = write("cross.ini", text)
     r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8", "--config", cfg)
     check(one_line(r) and ("cross.ini:%d: %s" % (line, words)) in r.stderr,

@@ -16,9 +16,59 @@ struct outfile {
 	char *path;		/* as given */
 	char *target;		/* what the temporary file is renamed onto */
 	char *temp;		/* the temporary file; NULL when written directly */
-	FILE *f;
+	int fd;
+	FILE *f;		/* over fd, through write_out() */
 	int error;		/* first errno of a failure, 0 if none */
 };
+
+/*
+ * The stream's writes go through here (fopencookie), so the reason of the first
+ * failure is kept: stdio itself only remembers that one happened.
+ */
+static ssize_t write_out(void *cookie, const char *buf, size_t n)
+{
+	struct outfile *o = cookie;
+	size_t done = 0;
+
+	while (done < n) {
+		ssize_t k = write(o->fd, buf + done, n - done);
+
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0) {
+			outfile_set_error(o, k < 0 ? errno : EIO);
+			return -1;
+		}
+		done += (size_t)k;
+	}
+	return (ssize_t)n;
+}
+
+static int close_out(void *cookie)
+{
+	struct outfile *o = cookie;
+
+	if (close(o->fd))
+		outfile_set_error(o, errno);
+	o->fd = -1;
+	return o->error ? -1 : 0;
+}
+
+/* The stream over o->fd; closes fd on failure. */
+static bool make_stream(struct outfile *o)
+{
+	cookie_io_functions_t io = { .write = write_out, .close = close_out };
+
+	o->f = fopencookie(o, "w", io);
+	if (!o->f) {
+		int e = errno;
+
+		close(o->fd);
+		o->fd = -1;
+		errno = e;
+	}
+	return o->f != NULL;
+}
 
 /* "DIR/.BASE.XXXXXX" for target "DIR/BASE" (or "BASE"). */
 static char *temp_template(const char *target, const char *suffix)
@@ -43,14 +93,10 @@ static mode_t creation_mode(void)
 
 static struct outfile *open_direct(struct outfile *o)
 {
-	int fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
-
-	if (fd < 0)
+	o->fd = open(o->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+	if (o->fd < 0)
 		return NULL;
-	o->f = fdopen(fd, "w");
-	if (!o->f)
-		close(fd);
-	return o->f ? o : NULL;
+	return make_stream(o) ? o : NULL;
 }
 
 static struct outfile *open_temp(struct outfile *o, mode_t mode)
@@ -66,14 +112,14 @@ static struct outfile *open_temp(struct outfile *o, mode_t mode)
 		o->temp = NULL;
 		return NULL;
 	}
-	o->f = fdopen(fd, "w");
-	if (!o->f || fchmod(fd, mode)) {
+	o->fd = fd;
+	if (fchmod(fd, mode) || !make_stream(o)) {
 		int e = errno;
 
 		if (o->f)
 			fclose(o->f);
-		else
-			close(fd);
+		else if (o->fd >= 0)
+			close(o->fd);
 		o->f = NULL;
 		unlink(o->temp);
 		errno = e;
@@ -99,6 +145,7 @@ struct outfile *outfile_open(const char *path)
 
 	if (!o)
 		return NULL;
+	o->fd = -1;
 	o->path = strdup(path);
 	if (!o->path)
 		goto fail;
