@@ -70,7 +70,8 @@ if WC:
         # Only the first failing router is reported (its 8 outputs), not all 16.
         check(len(asserted) <= 8, "--engine %s, bug 5: %d assertion lines" % (engine, len(asserted)))
     r, j = run(WC, "run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "9",
-               "--engine", "cosim", "--inject-bug", "5", expect_json=False)
+               "--engine", "cosim", "--inject-bug", "5", "--mismatch-vcd",
+               os.path.join(tempfile.gettempdir(), "wc-assert-run.vcd"), expect_json=False)
     check(r.returncode == 1 and "wormcast: " in r.stderr and "RTL assertion failed in cycle 0" in r.stderr,
           "run --engine cosim, bug 5: exit %d, %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
 
