@@ -6,6 +6,7 @@ and in the Verilated cosimulation, while clean runs pass (rtl_icarus, cosim_*).
 usage: test_rtl_assertions.py ROOT [WORMCAST]    (WORMCAST: a build with the RTL)
 """
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -15,6 +16,7 @@ from checks import check, finish, run  # noqa: E402
 
 ROOT = sys.argv[1]
 WC = sys.argv[2] if len(sys.argv) > 2 else None
+TMP = tempfile.mkdtemp()
 
 
 def icarus(top, sources, params=()):
@@ -60,7 +62,7 @@ if WC:
             "--json"]
     for engine in ("cosim", "rtl"):
         r, j = run(WC, *base, "--engine", engine, "--inject-bug", "5",
-                   "--mismatch-vcd", os.path.join(tempfile.gettempdir(), "wc-assert-bug5.vcd"))
+                   "--mismatch-vcd", os.path.join(TMP, "bug5.vcd"))
         asserted = [l for l in r.stderr.splitlines() if "%Error" in l and "Assertion failed in" in l]
         check(r.returncode == 1 and j.get("error", "").startswith("RTL assertion failed in cycle 0")
               and asserted and "gen_node[0].wc_router.gen_assert_out[0].gen_bound.credits_in_range" in asserted[0]
@@ -71,8 +73,9 @@ if WC:
         check(len(asserted) <= 8, "--engine %s, bug 5: %d assertion lines" % (engine, len(asserted)))
     r, j = run(WC, "run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "9",
                "--engine", "cosim", "--inject-bug", "5", "--mismatch-vcd",
-               os.path.join(tempfile.gettempdir(), "wc-assert-run.vcd"), expect_json=False)
+               os.path.join(TMP, "run.vcd"), expect_json=False)
     check(r.returncode == 1 and "wormcast: " in r.stderr and "RTL assertion failed in cycle 0" in r.stderr,
           "run --engine cosim, bug 5: exit %d, %s" % (r.returncode, r.stderr.strip().splitlines()[-1:]))
 
+shutil.rmtree(TMP)
 finish()
