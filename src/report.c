@@ -325,9 +325,10 @@ void report_sweep_row(const struct algorithm_work *w, const struct run_result *r
 void report_sweep_footer(const struct engine_report *total, FILE *out)
 {
 	if (total->compared)
-		fprintf(out, "cosim: %s, %llu cycles and %llu signal values compared, %llu mismatches\n",
+		fprintf(out, "cosim: %s, %llu cycles and %llu %s compared, %llu mismatches\n",
 			total->mismatches ? "FAIL" : "PASS", (unsigned long long)total->cycles_compared,
 			(unsigned long long)total->signals_compared,
+			total->compared_all ? "register values" : "signal values",
 			(unsigned long long)total->mismatches);
 }
 
