@@ -77,16 +77,27 @@ enum flit_kind {
 
 enum hdr_type {
 	HDR_R = HDR_TYPE_R,	/* regular unicast */
-	HDR_B = HDR_TYPE_B,	/* broadcast along the replication tree */
+	HDR_B = HDR_TYPE_B,	/* broadcast: the replication tree, or with ir the path */
 };
 
 struct header {
 	enum hdr_type type;
-	bool ir;
-	unsigned address;	/* R: destination; B: root of the tree */
+	bool ir;		/* R: intermediate reception; B: the path broadcast */
+	unsigned address;	/* R: destination; B: root of the tree or path */
 	unsigned source;
 	unsigned seq;		/* modulo 2^(W-26) */
 };
+
+/*
+ * The kind of a message, as reports name it: R, R+IR (intermediate reception), B (the
+ * replication tree) or B+IR (the path broadcast, docs/microarchitecture.md section 8).
+ */
+static inline const char *msg_kind_name(enum hdr_type type, bool ir)
+{
+	if (type == HDR_B)
+		return ir ? "B+IR" : "B";
+	return ir ? "R+IR" : "R";
+}
 
 static inline bool flit_is_head(flit_t f) { return (f >> FLIT_HEAD_BIT) & 1u; }
 static inline bool flit_is_tail(flit_t f) { return (f >> FLIT_TAIL_BIT) & 1u; }
