@@ -70,13 +70,8 @@ public:
 
 struct RtlChoice {
     bool network_top = false;  // the generate-loop top instead of the router array
+    bool systemc = false;      // the network top under the SystemC kernel (SystemCNetwork)
     int inject_bug = 0;        // 0: the correct RTL
 };
-
-// The RTL for this configuration, or nullptr with a reason in err.
-std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const RtlChoice& choice,
-                                             std::string& err);
-// The configurations this build has, one per line ("hypercube:4 all-port depth 4 ...").
-std::string rtl_configurations();
 
 #endif

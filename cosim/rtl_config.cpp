@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: MIT
+//
+// rtl_config.cpp - the Verilog parameters of a run's RTL build (rtl_config.h).
+#include "rtl_config.h"
+
+#include <cstdio>
+
+namespace {
+
+// The modules that have a parameter.
+enum : unsigned {
+    kRouter = 1u << 0,     // rtl/wc_router.v
+    kHypercube = 1u << 1,  // rtl/wc_hypercube.v
+    kMesh = 1u << 2,       // rtl/wc_mesh.v
+    kAll = kRouter | kHypercube | kMesh,
+};
+
+bool is_mesh(const struct sim_config& c)
+{
+    return c.topo.kind == TOPO_MESH;
+}
+
+// One row per Verilog parameter: THE list of what a build depends on.  A parameter the
+// model gains is a row here (and in the Verilog); nothing else in the builder or the
+// cache names parameters.
+struct Param {
+    const char* name;  // as in the Verilog
+    unsigned modules;  // kRouter, kHypercube, kMesh: the modules that have it
+    long (*value)(const struct sim_config& c, const RtlChoice& ch);
+    long max;          // the largest value the RTL has, if the options allow more; else -1
+    const char* option;  // the option that sets it, for the message when it is above max
+};
+
+const Param kParams[] = {
+    {"Topology", kRouter, [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? 1L : 0L; },
+     -1, nullptr},
+    // A parameter that does not apply to the topology gets a fixed value: builds that
+    // differ only there are the same build.
+    {"Dim", kRouter | kHypercube,
+     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? 1L : long(c.topo.dim); }, -1,
+     nullptr},
+    {"Rows", kRouter | kMesh,
+     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? long(c.topo.rows) : 1L; }, -1,
+     nullptr},
+    {"Cols", kRouter | kMesh,
+     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? long(c.topo.cols) : 1L; }, -1,
+     nullptr},
+    {"AllPort", kAll, [](const struct sim_config& c, const RtlChoice&) { return c.all_port ? 1L : 0L; }, -1,
+     nullptr},
+    {"BufferDepth", kAll, [](const struct sim_config& c, const RtlChoice&) { return long(c.buffer_depth); },
+     -1, nullptr},
+    {"PayloadWidth", kAll,
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.payload_width); }, -1, nullptr},
+    {"ReplicationCost", kAll,
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.replication_cost); }, -1, nullptr},
+    // The faults rtl/wc_router.v knows (its header lists them).
+    {"InjectBug", kAll, [](const struct sim_config&, const RtlChoice& ch) { return long(ch.inject_bug); },
+     7, "--inject-bug"},
+};
+
+unsigned module_bit(const RtlBuild& b)
+{
+    if (b.module == "wc_router") return kRouter;
+    return b.module == "wc_hypercube" ? kHypercube : kMesh;
+}
+
+std::string describe(const struct sim_config& c, const RtlChoice& ch, RtlHarness h)
+{
+    char topo[64], b[256];
+    topology_name(&c.topo, topo, sizeof(topo));
+    snprintf(b, sizeof(b), "%s %s, buffer depth %d, payload width %d, ", topo,
+             c.all_port ? "all-port" : "one-port", c.buffer_depth, c.payload_width);
+    std::string s = b;
+    if (c.replication_cost) s += "replication cost " + std::to_string(c.replication_cost) + ", ";
+    s += rtl_harness_name(h);
+    if (ch.inject_bug) s += " with injected bug " + std::to_string(ch.inject_bug);
+    return s;
+}
+
+}  // namespace
+
+const char* rtl_harness_name(RtlHarness h)
+{
+    switch (h) {
+    case RtlHarness::RouterArray: return "router array";
+    case RtlHarness::NetworkTop: return "network top";
+    case RtlHarness::SystemC: break;
+    }
+    return "SystemC network top";
+}
+
+std::string RtlBuild::parameter_text() const
+{
+    std::string s;
+    for (const auto& p : parameters) s += (s.empty() ? "" : " ") + p.first + "=" + std::to_string(p.second);
+    return s;
+}
+
+bool rtl_build_for(const struct sim_config& cfg, const RtlChoice& choice, RtlBuild& b, std::string& err)
+{
+    b.harness = choice.systemc ? RtlHarness::SystemC
+                               : choice.network_top ? RtlHarness::NetworkTop : RtlHarness::RouterArray;
+    b.module = b.harness == RtlHarness::RouterArray ? "wc_router"
+               : is_mesh(cfg)                       ? "wc_mesh"
+                                                    : "wc_hypercube";
+    b.parameters.clear();
+    const unsigned mine = module_bit(b);
+    for (const Param& p : kParams) {
+        if (!(p.modules & mine)) continue;
+        const long v = p.value(cfg, choice);
+        if (p.max >= 0 && v > p.max) {
+            err = std::string(p.option) + " " + std::to_string(v) + ": the RTL has " + p.name +
+                  " 0.." + std::to_string(p.max) + " (rtl/wc_router.v)";
+            return false;
+        }
+        b.parameters.emplace_back(p.name, v);
+    }
+    b.description = describe(cfg, choice, b.harness);
+    const int ports = cfg.topo.ports, channels = cfg.all_port ? ports : 1;
+    const double routers = b.harness == RtlHarness::RouterArray ? 1 : cfg.topo.nodes;
+    b.size = routers * (ports + channels) * (ports + channels);
+    return true;
+}
