@@ -22,7 +22,7 @@
  * always moves (the proof is in the docs).  On Q_d the tree of S and that of S xor 1 are
  * disjoint (Algorithm B forwards on dimension j from T only if S and T agree on bits
  * 0..j), so each round has two roots; on a mesh only a root of the first row and one of
- * the last row have disjoint trees.
+ * the last row, or the two ends of a single row, have disjoint trees.
  */
 #include <stdio.h>
 #include <stdlib.h>

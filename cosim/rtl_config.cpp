@@ -55,7 +55,7 @@ const Param kParams[] = {
      [](const struct sim_config& c, const RtlChoice&) { return long(c.replication_cost); }, -1, nullptr},
     // The faults rtl/wc_router.v knows (its header lists them).
     {"InjectBug", kAll, [](const struct sim_config&, const RtlChoice& ch) { return long(ch.inject_bug); },
-     7, "--inject-bug"},
+     11, "--inject-bug"},
 };
 
 unsigned module_bit(const RtlBuild& b)

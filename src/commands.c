@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coverage_report.h"
 #include "outputs.h"
 #include "pipeline.h"
 #include "report.h"
@@ -55,6 +56,7 @@ static int session_open(struct session *s, const struct options *o,
 		.vcd = outputs_file(&s->out, OPT_VCD),
 		.fst = outputs_file(&s->out, OPT_FST),
 		.mismatch_vcd = outputs_file(&s->out, OPT_MISMATCH_VCD),
+		.coverage = outputs_file(&s->out, OPT_COVERAGE),
 	};
 	s->rc = (struct report_context){
 		.cfg = &s->cfg, .engine = s->eopt.name,
@@ -166,6 +168,7 @@ static int commit_outputs(struct session *s, const struct run_result *r, struct 
 		outputs_drop(&s->out, OPT_VCD);
 		outputs_drop(&s->out, OPT_FST);
 		outputs_drop(&s->out, OPT_MISMATCH_VCD);
+		outputs_drop(&s->out, OPT_COVERAGE);
 		rc = failf(f, EXIT_FAILED, "%s", r->engine.error);
 	}
 	if (!r->engine.window_written)
@@ -270,6 +273,7 @@ static int sweep(const struct options *o, const volatile sig_atomic_t *stop, str
 			failures += !r.ok;
 			interrupted = r.interrupted;
 			total.compared = r.engine.compared;
+			total.compared_all = r.engine.compared_all;
 			total.cycles_compared += r.engine.cycles_compared;
 			total.signals_compared += r.engine.signals_compared;
 			total.mismatches += r.engine.mismatches;
@@ -409,6 +413,8 @@ int command_run(const struct options *o, const volatile sig_atomic_t *stop, stru
 		return list(o, f);
 	case CMD_ID_CACHE:
 		return cache(o, f);
+	case CMD_ID_COVERAGE:
+		return coverage_command(o, f);
 	case N_COMMANDS:
 		break;
 	}

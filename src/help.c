@@ -37,6 +37,11 @@ static const struct command_doc command_docs[N_COMMANDS] = {
 			   "verilated and compiled on its first run and kept in "
 			   "$XDG_CACHE_HOME/wormcast/rtl (default ~/.cache/wormcast/rtl). list shows "
 			   "them; clear removes them." },
+	[CMD_ID_COVERAGE] = { "coverage FILE... [--json] [--output FILE]",
+			      "Merge the functional coverage files of runs (--coverage FILE), "
+			      "print every bin of router events with its count, and list the "
+			      "holes: the bins the configurations can reach that no run hit "
+			      "(docs/verification.md)." },
 };
 
 #define HELP_WIDTH 79

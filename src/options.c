@@ -33,6 +33,7 @@ static const char *const command_names[N_COMMANDS] = {
 	[CMD_ID_TRACE] = "trace",
 	[CMD_ID_LIST] = "list",
 	[CMD_ID_CACHE] = "cache",
+	[CMD_ID_COVERAGE] = "coverage",
 };
 
 const char *command_name(enum command c)
@@ -508,8 +509,13 @@ static int scan_argv(struct options *o, int argc, char **argv, bool apply, const
 		if (set_value(o, id, optarg ? optarg : "", origin, msg, sizeof(msg)))
 			return failf(f, EXIT_USAGE, "%s: %s", origin, msg);
 	}
-	if (apply && optind < argc)
+	/* getopt_long moved the arguments that are not options to the end. */
+	if (apply && (CMD_WITH_FILES & (1u << o->command))) {
+		o->files = argv + optind;
+		o->n_files = argc - optind;
+	} else if (apply && optind < argc) {
 		return positional(o, argc, argv, f);
+	}
 	return 0;
 }
 

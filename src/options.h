@@ -27,6 +27,7 @@ enum command {
 	CMD_ID_TRACE,
 	CMD_ID_LIST,
 	CMD_ID_CACHE,
+	CMD_ID_COVERAGE,
 	N_COMMANDS,
 };
 
@@ -37,8 +38,11 @@ enum command {
 #define CMD_TRACE (1u << CMD_ID_TRACE)
 #define CMD_LIST (1u << CMD_ID_LIST)
 #define CMD_CACHE (1u << CMD_ID_CACHE)
+#define CMD_COVERAGE (1u << CMD_ID_COVERAGE)
 #define CMD_RUNS (CMD_RUN | CMD_SWEEP | CMD_TRAFFIC | CMD_TRACE)
-#define CMD_ALL (CMD_RUNS | CMD_LIST | CMD_CACHE)
+#define CMD_ALL (CMD_RUNS | CMD_LIST | CMD_CACHE | CMD_COVERAGE)
+/* The commands that take files as arguments after their options. */
+#define CMD_WITH_FILES CMD_COVERAGE
 
 /*
  * The ceilings (docs/robustness.md).  The simulation does not skip idle cycles, so a
@@ -110,6 +114,9 @@ struct options {
 	const char *config;		/* the configuration file read, or NULL */
 	struct option_value v[N_OPTIONS];
 	char arena[32768];		/* copies of the file's values and the origins */
+	/* CMD_WITH_FILES: the arguments that are not options (argv's own strings). */
+	char *const *files;
+	int n_files;
 	size_t used;
 };
 

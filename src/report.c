@@ -109,6 +109,7 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 	j_str(&j, "kind", collective_kind_name(w->a->kind));
 	j_num(&j, "flits", p->flits);
 	j_maybe(&j, "root", algo_uses_root(w->a), p->root);
+	j_maybe(&j, "packets", x->packets >= 0, x->packets);
 	/* From the first send to the last delivery: nothing to measure without one. */
 	j_maybe(&j, "cycles", r->stats.deliveries > 0, (double)x->cycles);
 	j_num(&j, "predicted_cycles", x->predicted);
@@ -257,6 +258,9 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 		"T_r = %d\n", w->a->name, topology_name(&c->cfg->topo, name, sizeof(name)),
 		c->cfg->all_port ? "all-port" : "one-port", p->root, p->flits, c->cfg->startup,
 		c->cfg->buffer_depth, c->cfg->replication_cost);
+	if (x->packets > 0)
+		fprintf(out, "  %-22s %d, of %d or %d payload words\n", "packets", x->packets,
+			(p->flits - 1) / x->packets, (p->flits - 1 + x->packets - 1) / x->packets);
 	if (r->stats.deliveries)
 		fprintf(out, "  %-22s %llu\n", "measured cycles", (unsigned long long)x->cycles);
 	else
@@ -321,9 +325,10 @@ void report_sweep_row(const struct algorithm_work *w, const struct run_result *r
 void report_sweep_footer(const struct engine_report *total, FILE *out)
 {
 	if (total->compared)
-		fprintf(out, "cosim: %s, %llu cycles and %llu signal values compared, %llu mismatches\n",
+		fprintf(out, "cosim: %s, %llu cycles and %llu %s compared, %llu mismatches\n",
 			total->mismatches ? "FAIL" : "PASS", (unsigned long long)total->cycles_compared,
 			(unsigned long long)total->signals_compared,
+			total->compared_all ? "register values" : "signal values",
 			(unsigned long long)total->mismatches);
 }
 

@@ -42,12 +42,16 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 		.mismatch_vcd = opt(o, OPT_MISMATCH_VCD)->set &&
 				(option_table[OPT_MISMATCH_VCD].commands & cmd),
 		.network_top = opt(o, OPT_RTL_TOP)->set,
+		.compare_outputs = strcmp(opt(o, OPT_COMPARE)->text, "outputs") == 0,
 		.inject_bug = opt(o, OPT_INJECT_BUG)->set ? (int)opt(o, OPT_INJECT_BUG)->u : 0,
 	};
 	/* Where the values came from, for the one that is wrong with the engine. */
 	if (e->mismatch_vcd && !engine_compares(e->name))
 		return failf(f, EXIT_USAGE, "%s: only a cosimulation has mismatches (--engine cosim)",
 			     opt(o, OPT_MISMATCH_VCD)->origin);
+	if (opt(o, OPT_COMPARE)->set && strcmp(e->name, "cosim"))
+		return failf(f, EXIT_USAGE, "%s: only a cosimulation compares registers (--engine "
+			     "cosim)", opt(o, OPT_COMPARE)->origin);
 	if (engine_options_check(e, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
 	return 0;
@@ -57,6 +61,7 @@ int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t
 		    struct sim_config *cfg, struct algo_params *p, struct failure *f)
 {
 	const struct option_value *port = opt(o, OPT_PORT_MODEL), *root = opt(o, OPT_ROOT);
+	const struct option_value *packets = opt(o, OPT_PACKETS);
 	const char *mode = a->all_port ? "all-port" : "one-port";
 	char err[512];
 
@@ -72,7 +77,11 @@ int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t
 	if (root->u >= (uint64_t)cfg->topo.nodes)
 		return failf(f, EXIT_USAGE, "%s: %llu is not a node of the network (nodes 0..%d)",
 			     root->origin, (unsigned long long)root->u, cfg->topo.nodes - 1);
-	*p = (struct algo_params){ .cfg = cfg, .root = (int)root->u, .flits = (int)flits };
+	if (packets->set && !a->packets)
+		return failf(f, EXIT_USAGE, "%s: %s sends its message whole: a number of packets "
+			     "does not apply", packets->origin, a->name);
+	*p = (struct algo_params){ .cfg = cfg, .root = (int)root->u, .flits = (int)flits,
+				   .packets = packets->set ? (int)packets->u : 0 };
 	if (a->supports && a->supports(p, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
 	return 0;
@@ -88,5 +97,6 @@ void setup_traffic(const struct options *o, struct traffic_params *tp)
 		.ir_fraction = opt(o, OPT_IR_FRACTION)->d,
 		.b_fraction = opt(o, OPT_B_FRACTION)->d,
 		.seed = opt(o, OPT_SEED)->u,
+		.random_channel = strcmp(opt(o, OPT_INJECTION)->text, "random") == 0,
 	};
 }
