@@ -46,7 +46,7 @@ const char* const kVerilatorOptions[] = {
 // makefiles switch off for its generated code.
 const char* const kCxxOptions[] = {
     "-std=gnu++17", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden",
-    "-faligned-new", "-pthread", "-DNDEBUG", "-DVM_COVERAGE=0", "-DVM_TRACE=1",
+    "-faligned-new", "-pthread", "-DVM_COVERAGE=0", "-DVM_TRACE=1",
     "-DVM_TRACE_FST=0", "-DVM_TRACE_VCD=1", "-Wno-bool-operation", "-Wno-sign-compare",
     "-Wno-uninitialized", "-Wno-unused-but-set-variable", "-Wno-unused-parameter",
     "-Wno-unused-variable", "-Wno-shadow",
@@ -278,6 +278,11 @@ RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
     r.verilator.insert(r.verilator.end(), extra_verilator.begin(), extra_verilator.end());
     r.cxx = list(kCxxOptions);
     r.cxx.push_back(sc ? "-DVM_SC=1" : "-DVM_SC=0");
+#ifdef NDEBUG
+    // As wormcast itself: the model's headers the plugin includes have the same
+    // debug-build invariant checks (or none) on both sides.
+    r.cxx.push_back("-DNDEBUG");
+#endif
     r.cxx_fast = list(kCxxFast);
     r.cxx_slow = list(kCxxSlow);
     r.link = {"-shared", "-pthread"};
