@@ -53,9 +53,13 @@ const Param kParams[] = {
      [](const struct sim_config& c, const RtlChoice&) { return long(c.payload_width); }, -1, nullptr},
     {"ReplicationCost", kAll,
      [](const struct sim_config& c, const RtlChoice&) { return long(c.replication_cost); }, -1, nullptr},
+    {"RouteOrder", kAll,
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.route_order); }, -1, nullptr},
+    {"TreeOrder", kAll,
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.tree_order); }, -1, nullptr},
     // The faults rtl/wc_router.v knows (its header lists them).
     {"InjectBug", kAll, [](const struct sim_config&, const RtlChoice& ch) { return long(ch.inject_bug); },
-     11, "--inject-bug"},
+     12, "--inject-bug"},
 };
 
 unsigned module_bit(const RtlBuild& b)
@@ -72,6 +76,8 @@ std::string describe(const struct sim_config& c, const RtlChoice& ch, RtlHarness
              c.all_port ? "all-port" : "one-port", c.buffer_depth, c.payload_width);
     std::string s = b;
     if (c.replication_cost) s += "replication cost " + std::to_string(c.replication_cost) + ", ";
+    s += std::string("routes ") + dim_order_name(c.topo.route_order) + ", trees " +
+         dim_order_name(c.topo.tree_order) + ", ";
     s += rtl_harness_name(h);
     if (ch.inject_bug) s += " with injected bug " + std::to_string(ch.inject_bug);
     return s;
