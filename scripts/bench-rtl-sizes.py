@@ -7,7 +7,9 @@ usage: scripts/bench-rtl-sizes.py [--scale F] [NETWORK...]
 For each network (default: hypercube:4 hypercube:6 hypercube:8 hypercube:10 mesh:8x8
 mesh:16x16) in a cache of its own, so that the build is timed:
   1. the first cosimulation builds the configuration (router array, all-port, depth 4,
-     payload width 32): its build time is the cache's build_seconds;
+     payload width 32): its build time is the cache's build_seconds (wall), and the
+     processor time of that run (user + system, Verilator and the compilers included),
+     which a busy machine inflates less;
   2. a second, cached cosimulation under uniform random traffic (8-flit messages at 0.1
      flits/node/cycle, seed 1, every register compared) gives cycles/s, router-cycles/s
      (from the run's wall_seconds, set-up excluded) and the process's peak RSS
@@ -41,9 +43,9 @@ def main():
     if not wc:
         subprocess.run([os.path.join(TOP, "scripts", "build.sh")], check=True)
         wc = os.path.join(TOP, "build", "wormcast")
-    print("%-13s %7s %9s %8s %10s %16s %9s %10s" % ("network", "routers", "build s", "cycles",
-                                                     "cycles/s", "router-cycles/s", "peak MB",
-                                                     "mismatches"))
+    print("%-13s %7s %8s %8s %8s %10s %16s %8s %10s" % ("network", "routers", "build s", "build cpu",
+                                                          "cycles", "cycles/s", "router-cycles/s",
+                                                          "peak MB", "mismatches"))
     for n in nets:
         routers, cycles = NETWORKS[n]
         cycles = max(100, int(cycles * scale))
@@ -52,9 +54,13 @@ def main():
         traffic = [wc, "traffic", "--topology", n, "--rate", "0.1", "--flits", "8", "--seed", "1",
                    "--engine", "cosim", "--json"]
         try:
-            first = subprocess.run(traffic + ["--cycles", "10"], env=env, capture_output=True, text=True)
+            cpu = os.path.join(cache, "cpu")
+            first = subprocess.run(["/usr/bin/time", "-f", "%U %S", "-o", cpu, *traffic, "--cycles", "10"],
+                                   env=env, capture_output=True, text=True)
             if first.returncode:
                 sys.exit("bench-rtl-sizes.py: %s: the first run failed: %s" % (n, first.stderr.strip()))
+            with open(cpu) as f:
+                build_cpu = sum(float(x) for x in f.read().split()[-2:])
             c = subprocess.run([wc, "cache", "--json"], env=env, capture_output=True, text=True, check=True)
             build = json.loads(c.stdout)["rtl_cache"]["builds"][0]["build_seconds"]
             rss = os.path.join(cache, "rss")
@@ -64,9 +70,9 @@ def main():
             with open(rss) as f:
                 peak_mb = int(f.read().split()[-1]) / 1024.0
             cps = j["cycles_per_second"]
-            print("%-13s %7d %9.1f %8d %10.0f %16.0f %9.1f %10s" % (n, routers, build, j["cycles_simulated"],
-                                                                    cps, cps * routers, peak_mb,
-                                                                    j["mismatches"]), flush=True)
+            print("%-13s %7d %8.1f %9.1f %8d %10.0f %16.0f %8.1f %10s"
+                  % (n, routers, build, build_cpu, j["cycles_simulated"], cps, cps * routers, peak_mb,
+                     j["mismatches"]), flush=True)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 

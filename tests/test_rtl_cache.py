@@ -81,6 +81,16 @@ check(b is not None and len(b) == 1 and b[0]["parameters"]["Dim"] == 2
       and b[0]["build_seconds"] > 0 and b[0]["bytes"] > 0
       and os.path.exists(os.path.join(ROOT, b[0]["key"], "plugin.so")),
       "one build in the cache: %s" % (b and [x["description"] for x in b]))
+# The key is the hash of the manifest: the plugin interface's version, the tools, every
+# option (the Verilog parameters among Verilator's, the injected bug too) and every file.
+with open(os.path.join(ROOT, b[0]["key"], "manifest.txt")) as f:
+    manifest = f.read()
+need = ["ABI ", "verilator ", "compiler ", "-GInjectBug=0", "-GDim=2", "-GBufferDepth=4",
+        "-GRouteOrder=", "-GTreeOrder=", "file rtl/wc_router.v ", "file cosim/rtl_plugin.cpp ",
+        "file cosim/rtl_models.h ", "file cosim/vl_state.h ", "file model/router_state.h "]
+check(b and all(n in manifest for n in need),
+      "the manifest names the interface version, the tools, the parameters and the harness "
+      "files: missing %s" % [n for n in need if n not in manifest])
 r2, j2, t2 = cosim()
 check(passed(r2, j2) and r2.stderr == "" and t2 < t1 / 4 and len(builds()) == 1,
       "second run: nothing built, nothing on stderr, %.2f s against %.1f s" % (t2, t1))
