@@ -13,7 +13,9 @@ mesh:16x16) in a cache of its own, so that the build is timed:
   2. a second, cached cosimulation under uniform random traffic (8-flit messages at 0.1
      flits/node/cycle, seed 1, every register compared) gives cycles/s, router-cycles/s
      (from the run's wall_seconds, set-up excluded) and the process's peak RSS
-     (/usr/bin/time), with the mismatches (must be 0).
+     (/usr/bin/time), with the mismatches (must be 0); and router-cycles per second of
+     processor time ("cpu"): the run's user + system time less that of a 10-cycle run
+     (the set-up), which a busy machine inflates less than the wall time.
 The number of cycles per network is its default below times --scale.
 WORMCAST=path uses that binary (default build/wormcast, built by scripts/build.sh).
 """
@@ -43,9 +45,9 @@ def main():
     if not wc:
         subprocess.run([os.path.join(TOP, "scripts", "build.sh")], check=True)
         wc = os.path.join(TOP, "build", "wormcast")
-    print("%-13s %7s %8s %8s %8s %10s %16s %8s %10s" % ("network", "routers", "build s", "build cpu",
-                                                          "cycles", "cycles/s", "router-cycles/s",
-                                                          "peak MB", "mismatches"))
+    print("%-13s %7s %8s %9s %8s %10s %16s %16s %8s %10s"
+          % ("network", "routers", "build s", "build cpu", "cycles", "cycles/s", "router-cycles/s",
+             "r-cycles/cpu-s", "peak MB", "mismatches"))
     for n in nets:
         routers, cycles = NETWORKS[n]
         cycles = max(100, int(cycles * scale))
@@ -63,16 +65,22 @@ def main():
                 build_cpu = sum(float(x) for x in f.read().split()[-2:])
             c = subprocess.run([wc, "cache", "--json"], env=env, capture_output=True, text=True, check=True)
             build = json.loads(c.stdout)["rtl_cache"]["builds"][0]["build_seconds"]
+            subprocess.run(["/usr/bin/time", "-f", "%U %S", "-o", cpu, *traffic, "--cycles", "10"],
+                           env=env, capture_output=True, text=True, check=True)
+            with open(cpu) as f:
+                setup_cpu = sum(float(x) for x in f.read().split()[-2:])
             rss = os.path.join(cache, "rss")
-            r = subprocess.run(["/usr/bin/time", "-f", "%M", "-o", rss, *traffic, "--cycles", str(cycles)],
+            r = subprocess.run(["/usr/bin/time", "-f", "%M %U %S", "-o", rss, *traffic, "--cycles", str(cycles)],
                                env=env, capture_output=True, text=True)
             j = json.loads(r.stdout)
             with open(rss) as f:
-                peak_mb = int(f.read().split()[-1]) / 1024.0
+                m = f.read().split()[-3:]
+            peak_mb = int(m[0]) / 1024.0
+            loop_cpu = max(1e-3, float(m[1]) + float(m[2]) - setup_cpu)
             cps = j["cycles_per_second"]
-            print("%-13s %7d %8.1f %9.1f %8d %10.0f %16.0f %8.1f %10s"
-                  % (n, routers, build, build_cpu, j["cycles_simulated"], cps, cps * routers, peak_mb,
-                     j["mismatches"]), flush=True)
+            print("%-13s %7d %8.1f %9.1f %8d %10.0f %16.0f %16.0f %8.1f %10s"
+                  % (n, routers, build, build_cpu, j["cycles_simulated"], cps, cps * routers,
+                     j["cycles_simulated"] * routers / loop_cpu, peak_mb, j["mismatches"]), flush=True)
         finally:
             shutil.rmtree(cache, ignore_errors=True)
 
