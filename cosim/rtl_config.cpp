@@ -104,6 +104,15 @@ std::string RtlBuild::parameter_text() const
 
 bool rtl_build_for(const struct sim_config& cfg, const RtlChoice& choice, RtlBuild& b, std::string& err)
 {
+    // The RTL has the hypercube and the mesh (rtl/wc_router.v's Topology), one virtual
+    // channel per link; the model's rings and tori have no RTL yet.
+    if ((cfg.topo.kind != TOPO_HYPERCUBE && cfg.topo.kind != TOPO_MESH) || cfg.topo.vcs != 1) {
+        char topo[64];
+        topology_name(&cfg.topo, topo, sizeof(topo));
+        err = std::string("--topology ") + topo + ": the RTL has hypercubes and meshes only (rings, tori and "
+              "virtual channels are in the model alone: --engine model)";
+        return false;
+    }
     b.harness = choice.systemc ? RtlHarness::SystemC
                                : choice.network_top ? RtlHarness::NetworkTop : RtlHarness::RouterArray;
     b.module = b.harness == RtlHarness::RouterArray ? "wc_router"

@@ -376,6 +376,11 @@ def waves():
     check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
           and "the RTL has InjectBug 0.." in r.stderr,
           "an injected bug the RTL does not have is a one-line error, exit 2: %s" % r.stderr.strip())
+    r, _ = wormcast("run", "--topology", "ring:8", "--algorithm", "pbcast", "--flits", "9",
+                    "--engine", "cosim", expect_json=False)
+    check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1
+          and "the RTL has hypercubes and meshes only" in r.stderr,
+          "a topology the RTL does not have (a ring) is a one-line error, exit 2: %s" % r.stderr.strip())
 
 
 def configs():
