@@ -3,7 +3,12 @@
 // rtl_config.cpp - the Verilog parameters of a run's RTL build (rtl_config.h).
 #include "rtl_config.h"
 
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include "rtl_sources.h"
 
 namespace {
 
@@ -20,6 +25,23 @@ bool is_mesh(const struct sim_config& c)
     return c.topo.kind == TOPO_MESH;
 }
 
+// The largest N of "InjectBug == N" or "InjectBug != N" in the RTL wormcast carries: the
+// faults are where the RTL tests for them, so a fault added there needs no edit here.
+long inject_bug_max()
+{
+    static long max = -1;
+    if (max >= 0) return max;
+    max = 0;
+    for (size_t k = 0; k < rtl_source_count; ++k) {
+        const std::string text(reinterpret_cast<const char*>(rtl_sources[k].data), rtl_sources[k].size);
+        if (strncmp(rtl_sources[k].path, "rtl/", 4)) continue;
+        for (const char* op : {"InjectBug == ", "InjectBug != "})
+            for (size_t at = text.find(op); at != std::string::npos; at = text.find(op, at + 1))
+                max = std::max(max, strtol(text.c_str() + at + strlen(op), nullptr, 10));
+    }
+    return max;
+}
+
 // One row per Verilog parameter: THE list of what a build depends on.  A parameter the
 // model gains is a row here (and in the Verilog); nothing else in the builder or the
 // cache names parameters.
@@ -27,39 +49,39 @@ struct Param {
     const char* name;  // as in the Verilog
     unsigned modules;  // kRouter, kHypercube, kMesh: the modules that have it
     long (*value)(const struct sim_config& c, const RtlChoice& ch);
-    long max;          // the largest value the RTL has, if the options allow more; else -1
+    long (*max)();     // the largest value the RTL has, if the options allow more; else nullptr
     const char* option;  // the option that sets it, for the message when it is above max
 };
 
 const Param kParams[] = {
     {"Topology", kRouter, [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? 1L : 0L; },
-     -1, nullptr},
+     nullptr, nullptr},
     // A parameter that does not apply to the topology gets a fixed value: builds that
     // differ only there are the same build.
     {"Dim", kRouter | kHypercube,
-     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? 1L : long(c.topo.dim); }, -1,
+     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? 1L : long(c.topo.dim); }, nullptr,
      nullptr},
     {"Rows", kRouter | kMesh,
-     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? long(c.topo.rows) : 1L; }, -1,
+     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? long(c.topo.rows) : 1L; }, nullptr,
      nullptr},
     {"Cols", kRouter | kMesh,
-     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? long(c.topo.cols) : 1L; }, -1,
+     [](const struct sim_config& c, const RtlChoice&) { return is_mesh(c) ? long(c.topo.cols) : 1L; }, nullptr,
      nullptr},
-    {"AllPort", kAll, [](const struct sim_config& c, const RtlChoice&) { return c.all_port ? 1L : 0L; }, -1,
+    {"AllPort", kAll, [](const struct sim_config& c, const RtlChoice&) { return c.all_port ? 1L : 0L; }, nullptr,
      nullptr},
     {"BufferDepth", kAll, [](const struct sim_config& c, const RtlChoice&) { return long(c.buffer_depth); },
-     -1, nullptr},
+     nullptr, nullptr},
     {"PayloadWidth", kAll,
-     [](const struct sim_config& c, const RtlChoice&) { return long(c.payload_width); }, -1, nullptr},
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.payload_width); }, nullptr, nullptr},
     {"ReplicationCost", kAll,
-     [](const struct sim_config& c, const RtlChoice&) { return long(c.replication_cost); }, -1, nullptr},
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.replication_cost); }, nullptr, nullptr},
     {"RouteOrder", kAll,
-     [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.route_order); }, -1, nullptr},
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.route_order); }, nullptr, nullptr},
     {"TreeOrder", kAll,
-     [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.tree_order); }, -1, nullptr},
+     [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.tree_order); }, nullptr, nullptr},
     // The faults rtl/wc_router.v knows (its header lists them).
     {"InjectBug", kAll, [](const struct sim_config&, const RtlChoice& ch) { return long(ch.inject_bug); },
-     12, "--inject-bug"},
+     inject_bug_max, "--inject-bug"},
 };
 
 unsigned module_bit(const RtlBuild& b)
@@ -123,9 +145,9 @@ bool rtl_build_for(const struct sim_config& cfg, const RtlChoice& choice, RtlBui
     for (const Param& p : kParams) {
         if (!(p.modules & mine)) continue;
         const long v = p.value(cfg, choice);
-        if (p.max >= 0 && v > p.max) {
+        if (p.max && v > p.max()) {
             err = std::string(p.option) + " " + std::to_string(v) + ": the RTL has " + p.name +
-                  " 0.." + std::to_string(p.max) + " (rtl/wc_router.v)";
+                  " 0.." + std::to_string(p.max()) + " (rtl/wc_router.v)";
             return false;
         }
         b.parameters.emplace_back(p.name, v);
