@@ -72,7 +72,7 @@ def progress_lines(stderr):
 r1, j1, t1 = cosim()
 lines = progress_lines(r1.stderr)
 check(passed(r1, j1) and len(lines) == 1 and r1.stderr.strip() == lines[0]
-      and "hypercube:2 all-port, buffer depth 4, payload width 32, router array" in lines[0]
+      and "hypercube:2 all-port, buffer depth 4, payload width 32, routes ascending, trees descending, router array" in lines[0]
       and " about " in lines[0] and ROOT in lines[0],
       "first run: built (%.1f s), one line on stderr: %s" % (t1, r1.stderr.strip()[:300]))
 b = builds()
