@@ -15,7 +15,7 @@
 // model refuses a coarser one), so the VCD counts 10,000 units per cycle.
 //
 // SystemC elaborates once per process: modules can be built only before the first
-// sc_start().  One SystemCNetwork per process (see rtl_configs_sc.cpp).
+// sc_start().  One SystemCNetwork per process (see rtl_plugin.cpp).
 #ifndef WORMCAST_SYSTEMC_NETWORK_H
 #define WORMCAST_SYSTEMC_NETWORK_H
 
