@@ -6,7 +6,7 @@
 //     assertions (rtl/wc_assert.vh), go to stderr: stdout holds the run's report or
 //     JSON. (The RTL has no $display of its own.)
 //   - A failed assertion ($error) marks the context as failed and finished and prints
-//     nothing more (vl_stop_maybe, in rtl_engine.cpp): Verilator's default would add a
+//     nothing more (vl_stop_maybe, in vl_hooks.cpp): Verilator's default would add a
 //     "Verilog $stop" line per failure. The engine ends the run (rtl_engine.cpp).
 #ifndef WORMCAST_VL_HOOKS_H
 #define WORMCAST_VL_HOOKS_H
