@@ -113,35 +113,53 @@ int router_sanity(const struct router *r, char *err, size_t errlen)
 }
 
 /*
- * Link output p of router u into input q of router d: the credits u holds, the flits
- * in d's FIFO, a flit on the wire (u's output register) and a credit on the wire (d's
- * credit register) always add up to the depth.  An unconnected port sends nothing and
- * keeps all its credits.
+ * Link output p of router u into input q of router d, for each of its V virtual
+ * channels c (virtual output p*V + c into virtual input q*V + c; V = 1: the link
+ * itself): the credits u holds, the flits in d's FIFO, a flit on the wire (u's output
+ * register) and a credit on the wire (d's credit register) always add up to the depth.
+ * An unconnected port sends nothing and keeps all its credits.
  */
 static int link_sanity(const struct network *n, const struct router *u, int p, char *err,
 		       size_t errlen)
 {
 	const struct topology *t = network_params(n)->topo;
-	int w = topology_neighbor(t, u->node, p), q, sum;
-	const struct router *d;
+	int w = topology_neighbor(t, u->node, p), q = topology_peer_port(t, p), sum;
+	const struct router *d = w < 0 ? NULL : network_router(n, w);
 
-	if (w < 0) {
-		if (u->credits_q[p] != u->depth || (u->out_valid_q >> p & 1) || u->in[p].count)
-			return fail(u, err, errlen, "unconnected port %d: %d credits, out_valid %u, "
-				    "%d flits buffered", p, u->credits_q[p], u->out_valid_q >> p & 1,
-				    u->in[p].count);
-		return 0;
+	for (int c = 0; c < u->n_vc; c++) {
+		int vo = p * u->n_vc + c, vi = q * u->n_vc + c;
+
+		if (!d) {
+			if (u->credits_q[vo] != u->depth || (u->out_valid_q >> vo & 1) ||
+			    u->in[vo].count)
+				return fail(u, err, errlen, "unconnected port %d VC %d: %d credits, "
+					    "out_valid %u, %d flits buffered", p, c, u->credits_q[vo],
+					    u->out_valid_q >> vo & 1, u->in[vo].count);
+			continue;
+		}
+		sum = u->credits_q[vo] + d->in[vi].count + (int)(u->out_valid_q >> vo & 1) +
+		      (int)(d->credit_out_q >> vi & 1);
+		if (sum != u->depth)
+			return fail(u, err, errlen, "link output %d VC %d to node %d input %d: %d "
+				    "credits + %d buffered + %u flit and %u credit in flight = %d, "
+				    "not the depth %d", p, c, w, q, u->credits_q[vo],
+				    d->in[vi].count, u->out_valid_q >> vo & 1,
+				    d->credit_out_q >> vi & 1, sum, u->depth);
 	}
-	d = network_router(n, w);
-	q = topology_peer_port(t, p);
-	sum = u->credits_q[p] + d->in[q].count + (int)(u->out_valid_q >> p & 1) +
-	      (int)(d->credit_out_q >> q & 1);
-	if (sum != u->depth)
-		return fail(u, err, errlen, "link output %d to node %d input %d: %d credits + %d "
-			    "buffered + %u flit and %u credit in flight = %d, not the depth %d", p, w,
-			    q, u->credits_q[p], d->in[q].count, u->out_valid_q >> p & 1,
-			    d->credit_out_q >> q & 1, sum, u->depth);
 	return 0;
+}
+
+/* The physical link ports of a mask over router r's virtual ports (bit p*V + c). */
+static uint32_t link_ports(const struct router *r, uint32_t vmask)
+{
+	uint32_t ports = 0;
+
+	vmask &= r->n_link >= 32 ? ~0u : (1u << r->n_link) - 1;
+	if (r->n_vc == 1)
+		return vmask;
+	for (uint32_t m = vmask; m; m &= m - 1)
+		ports |= 1u << (__builtin_ctz(m) / r->n_vc);
+	return ports;
 }
 
 /* The links of router r's ports in mask: out of output p and into input p. */
@@ -198,7 +216,8 @@ int network_sanity(const struct network *n, const int *nodes, int count, char *e
 		 * values already checked), and route_q only at a grant or a tail.
 		 */
 		if (check_router(r, ins, outs, (r->grant_d | r->release_d) != 0, err, errlen) ||
-		    links_sanity(n, r, outs & links, (r->push_d | r->move_d) & links, err, errlen))
+		    links_sanity(n, r, link_ports(r, outs), link_ports(r, r->push_d | r->move_d),
+				 err, errlen))
 			return -1;
 	}
 	return 0;
