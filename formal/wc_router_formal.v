@@ -79,9 +79,18 @@ module wc_router_formal #(
     f_init <= 1'b0;
     f_past <= 1'b1;
   end
-  wire rst_ni = ~f_init;
+  /* verilator lint_off SYNCASYNCNET */
+  wire rst_ni = ~f_init;  // the harness samples it, the router resets with it
+  /* verilator lint_on SYNCASYNCNET */
 
   // The choices made once.
+  localparam [11:0] NodesW  = Nodes[11:0];
+  localparam [11:0] ColsW   = Cols[11:0];
+  localparam integer RowsM1 = Rows - 1;
+  localparam integer ColsM1 = Cols - 1;
+  localparam [11:0] LastRow = RowsM1[11:0];
+  localparam [11:0] LastCol = ColsM1[11:0];
+  localparam [11:0] DimMask = (12'd1 << Dim) - 12'd1;
   always @(posedge clk_i) begin
     if (f_past) begin
       a_node_stable:  assume (node_i == $past(node_i));
@@ -89,16 +98,16 @@ module wc_router_formal #(
     end
   end
   always @* begin
-    a_node_range: assume (node_i < Nodes);
+    a_node_range: assume (node_i < NodesW);
   end
 
   // The mesh links that exist at this node (section 2): E, W, N, S. All links of Q_d.
-  wire [11:0] my_r = (Topology == 1) ? node_i / Cols : 12'd0;
-  wire [11:0] my_c = (Topology == 1) ? node_i % Cols : 12'd0;
   wire [P-1:0] exist;
   generate
     if (Topology == 1) begin : gen_exist_mesh
-      assign exist = {my_r != Rows - 1, my_r != 0, my_c != 0, my_c != Cols - 1};
+      wire [11:0] my_r = node_i / ColsW;
+      wire [11:0] my_c = node_i % ColsW;
+      assign exist = {my_r != LastRow, my_r != 12'd0, my_c != 12'd0, my_c != LastCol};
     end else begin : gen_exist_hc
       assign exist = {P{1'b1}};
     end
@@ -108,103 +117,117 @@ module wc_router_formal #(
   // The reference route function: docs/microarchitecture.md section 8, written from
   // the text (not from rtl/wc_route.v). flit: a head; inp: the input port; t: the node.
   // ---------------------------------------------------------------------------
+  // Q_d: the links of the route.
+  function automatic [P-1:0] ref_links_hc;
+    input [11:0] addr;
+    input        is_b;
+    input [11:0] t;
+    reg   [11:0] x;
+    reg          found;
+    reg   [P-1:0] pick;
+    integer      b;
+    begin
+      x = (addr ^ t) & DimMask;
+      ref_links_hc = {P{1'b0}};
+      pick  = {P{1'b0}};
+      found = 1'b0;
+      if (!is_b) begin
+        // The lowest (ascending) or the highest (descending) dimension still to correct.
+        for (b = 0; b < P; b = b + 1) begin
+          if (x[b] && (RouteOrder != 0 || !found)) begin
+            pick  = {P{1'b0}};
+            pick[b] = 1'b1;
+            found = 1'b1;
+          end
+        end
+        ref_links_hc = pick;
+      end else if (x == 12'd0) begin
+        ref_links_hc = {P{1'b1}};  // the root replicates onto every link
+      end else begin
+        // Descending tree: the dimensions below last_one(x); ascending: those above the
+        // highest set bit of x.
+        for (b = 0; b < P; b = b + 1) begin
+          if (TreeOrder != 0) begin
+            found = found | x[b];
+            ref_links_hc[b] = !found;
+          end
+        end
+        found = 1'b0;
+        for (b = P - 1; b >= 0; b = b - 1) begin
+          if (TreeOrder == 0) begin
+            found = found | x[b];
+            ref_links_hc[b] = !found;
+          end
+        end
+      end
+    end
+  endfunction
+
+  // Mesh: the links of the route, E, W, N, S = bits 0..3.
+  function automatic [3:0] ref_links_mesh;
+    input [11:0] addr;
+    input        is_b;
+    input [11:0] t;
+    reg   [11:0] r, c, ar, ac;
+    reg   [3:0]  ex, l;
+    begin
+      r  = t / ColsW;
+      c  = t % ColsW;
+      ar = addr / ColsW;
+      ac = addr % ColsW;
+      ex = {r != LastRow, r != 12'd0, c != 12'd0, c != LastCol};  // S, N, W, E
+      l  = 4'b0000;
+      if (ar == r && ac == c) begin
+        l = is_b ? ex : 4'b0000;  // the root replicates onto every link it has
+      end else if (!is_b) begin
+        if (ac != c && (RouteOrder == 0 || ar == r)) begin
+          l = (ac > c) ? 4'b0001 : 4'b0010;   // E : W
+        end else begin
+          l = (ar > r) ? 4'b1000 : 4'b0100;   // S : N
+        end
+      end else if (TreeOrder == 0) begin
+        // Row first: on the root's row on along the row, and N and S; else on along
+        // the column, away from the root's row.
+        l = (ar == r) ? (((c > ac) ? 4'b0001 : 4'b0010) | 4'b1100)
+                      : ((r > ar) ? 4'b1000 : 4'b0100);
+      end else begin
+        l = (ac == c) ? (((r > ar) ? 4'b1000 : 4'b0100) | 4'b0011)
+                      : ((c > ac) ? 4'b0001 : 4'b0010);
+      end
+      ref_links_mesh = l & ex;
+    end
+  endfunction
+
+  /* verilator lint_off UNUSEDSIGNAL */  // the routing bits of the flit; lm beyond P
   function automatic [NOut-1:0] ref_route;
     input [FW-1:0] flit;
     input integer  inp;
     input [11:0]   t;
-    reg   [11:0]   addr, x;
-    reg            is_b, ir, ej, found;
-    reg   [P-1:0]  links, ex;
-    reg   [4:0]    k;
-    reg   [11:0]   r, c, ar, ac;
-    integer        b;
+    reg   [11:0]   addr;
+    reg            is_b, at_t, ej;
+    reg   [3:0]    lm;
+    reg   [P-1:0]  links;
     begin
-      addr  = flit[15:4];
-      is_b  = flit[2];
-      ir    = flit[3];
-      links = {P{1'b0}};
-      ej    = 1'b0;
+      addr = flit[15:4];
+      is_b = flit[2];
       if (Topology == 0) begin
-        x = (addr ^ t) & ((12'd1 << Dim) - 12'd1);
-        if (!is_b) begin
-          if (x == 12'd0) begin
-            ej = 1'b1;
-          end else begin
-            // The lowest (ascending) or highest (descending) dimension still to correct.
-            k = 5'd0;
-            found = 1'b0;
-            for (b = 0; b < P; b = b + 1) begin
-              if (x[b] && (RouteOrder != 0 || !found)) begin
-                k = b[4:0];
-                found = 1'b1;
-              end
-            end
-            links[k] = 1'b1;
-            ej = ir;
-          end
-        end else if (x == 12'd0) begin
-          links = {P{1'b1}};  // the root replicates onto every link
-        end else begin
-          // k = last_one(x) (descending tree: children below it) or the highest set bit
-          // (ascending tree: children above it).
-          k = 5'd0;
-          found = 1'b0;
-          for (b = 0; b < P; b = b + 1) begin
-            if (x[b] && (TreeOrder == 0 || !found)) begin
-              k = b[4:0];
-              found = 1'b1;
-            end
-          end
-          for (b = 0; b < P; b = b + 1) begin
-            links[b] = (TreeOrder != 0) ? (b[4:0] < k) : (b[4:0] > k);
-          end
-          ej = 1'b1;
-        end
+        at_t  = ((addr ^ t) & DimMask) == 12'd0;
+        links = ref_links_hc(addr, is_b, t);
       end else begin
-        r  = t / Cols[11:0];
-        c  = t % Cols[11:0];
-        ar = addr / Cols[11:0];
-        ac = addr % Cols[11:0];
-        ex = {r < Rows - 1, r > 0, c > 0, c < Cols - 1};  // S, N, W, E
-        if (!is_b) begin
-          if (ar == r && ac == c) begin
-            ej = 1'b1;
-          end else begin
-            if (ac != c && (RouteOrder == 0 || ar == r)) begin
-              links = (ac > c) ? 4'b0001 : 4'b0010;   // E : W
-            end else begin
-              links = (ar > r) ? 4'b1000 : 4'b0100;   // S : N
-            end
-            ej = ir;
-          end
-        end else if (ar == r && ac == c) begin
-          links = ex;
-        end else begin
-          if (TreeOrder == 0) begin
-            if (ar == r) begin
-              // On the root's row: on along the row, and N and S.
-              links = ((c > ac) ? 4'b0001 : 4'b0010) | 4'b1100;
-            end else begin
-              links = (r > ar) ? 4'b1000 : 4'b0100;
-            end
-          end else begin
-            if (ac == c) begin
-              links = ((r > ar) ? 4'b1000 : 4'b0100) | 4'b0011;
-            end else begin
-              links = (c > ac) ? 4'b0001 : 4'b0010;
-            end
-          end
-          links = links & ex;
-          ej = 1'b1;
-        end
+        at_t  = (addr == t);
+        lm    = ref_links_mesh(addr, is_b, t);
+        links = lm[P-1:0];
       end
+      // The local copy: R at its destination or with ir on the way, B except at the root.
+      ej = is_b ? !at_t : (at_t || flit[3]);
+      ref_route = {{(NOut - P){1'b0}}, links};
       // ej(i): only a link input delivers; P + i all-port, P one-port.
-      ref_route = {{NOut{1'b0}}, links};
       if (ej && inp < P) begin
         ref_route[(AllPort != 0 && inp < P) ? P + inp : P] = 1'b1;
       end
     end
   endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
   // The router.
@@ -255,13 +278,14 @@ module wc_router_formal #(
       if (!rst_ni) begin
         pend_q[po*CW +: CW] <= {CW{1'b0}};
       end else begin
-        pend_q[po*CW +: CW] <= pend_q[po*CW +: CW] + out_valid[po] - credit_i[po];
+        pend_q[po*CW +: CW] <= pend_q[po*CW +: CW] + {{(CW - 1){1'b0}}, out_valid[po]}
+                               - {{(CW - 1){1'b0}}, credit_i[po]};
       end
     end
   end
 
   // Per port, a bit per property that fails in this cycle; one labelled assertion per
-  // property below (a label inside a generate loop would not be unique in Yosys).
+  // property below (a label within a generate loop would not be unique in Yosys).
   wire [NOut-1:0] bad_overflow, bad_border_out, bad_worm_head, bad_worm_held;
   wire [NIn-1:0]  bad_credit, bad_sender_cred, bad_progress, bad_copies, bad_order;
   wire [NIn-1:0]  bad_from_nowhere, bad_head_route, bad_worm_route, bad_tracked;
@@ -285,21 +309,23 @@ module wc_router_formal #(
       // output, from the tags of what it carried.
       reg       open_q;
       reg [4:0] owner_q;
-      wire [FW-1:0] flit = out_flit[go*FW +: FW];
+      wire          flit_head = out_flit[go*FW];
+      wire          flit_tail = out_flit[go*FW + 1];
+      wire [4:0]    flit_src  = out_flit[go*FW + SrcLo +: 5];
       always @(posedge clk_i) begin
         if (!rst_ni) begin
           open_q  <= 1'b0;
           owner_q <= 5'd0;
         end else if (out_valid[go]) begin
-          open_q  <= !flit[1];
-          owner_q <= flit[SrcLo +: 5];
+          open_q  <= !flit_tail;
+          owner_q <= flit_src;
         end
       end
       assign bad_overflow[go]   = rst_ni && pend > Depth;
       assign bad_border_out[go] = rst_ni && border && out_valid[go];
-      assign bad_worm_head[go]  = rst_ni && out_valid[go] && !open_q && !flit[0];
+      assign bad_worm_head[go]  = rst_ni && out_valid[go] && !open_q && !flit_head;
       assign bad_worm_held[go]  = rst_ni && out_valid[go] && open_q &&
-                                  (flit[0] || flit[SrcLo +: 5] != owner_q);
+                                  (flit_head || flit_src != owner_q);
     end
   endgenerate
 
@@ -336,7 +362,7 @@ module wc_router_formal #(
           worm_q <= 1'b0;
           n_q    <= {TagW{1'b0}};
         end else begin
-          cred_q <= cred_q - v + credit_o[gs];
+          cred_q <= cred_q - {{(CW - 1){1'b0}}, v} + {{(CW - 1){1'b0}}, credit_o[gs]};
           if (v) begin
             worm_q <= !f[1];
             n_q    <= n_q + 1'b1;
@@ -357,7 +383,7 @@ module wc_router_formal #(
           if (f[0]) begin
             // A header the NI or a neighbour sends: a node of the network, a route that
             // is not empty; injected: R to another node, or B from this node (the root).
-            assume (f[15:4] < Nodes);
+            assume (f[15:4] < NodesW);
             assume (head_route != {NOut{1'b0}});
             if (!link) begin
               assume (f[2] ? f[15:4] == node_i : f[15:4] != node_i);
@@ -410,9 +436,10 @@ module wc_router_formal #(
         end
       end
 
-      // Flits inside the router at input s this cycle: accepted up to this cycle, not
+      // Flits within the router at input s this cycle: accepted up to this cycle, not
       // yet left (a flit seen at the outputs now left in the previous cycle).
-      wire [TagW-1:0] inside = n_q + v - dn_q - left;
+      wire [TagW-1:0] in_router = n_q + {{(TagW - 1){1'b0}}, v} - dn_q -
+                                  {{(TagW - 1){1'b0}}, left};
       // The worm in progress after this cycle's outputs, and downstream room on all its
       // outputs (a receiver holding fewer than BufferDepth flits, or returning a credit).
       wire            dworm_now  = left ? !mf[1] : dworm_q;
@@ -424,7 +451,8 @@ module wc_router_formal #(
         for (ro = 0; ro < NOut; ro = ro + 1) begin
           // The flit on the output now is not counted by the receiver yet but has used
           // its credit.
-          if (droute_now[ro] && !(pend_q[ro*CW +: CW] + out_valid[ro] < Depth ||
+          if (droute_now[ro] && !(pend_q[ro*CW +: CW] + {{(CW - 1){1'b0}}, out_valid[ro]}
+                                  < Depth ||
                                   credit_i[ro])) begin
             room = 1'b0;
           end
@@ -434,7 +462,7 @@ module wc_router_formal #(
       // and room on all its outputs moves that flit now: it is on the outputs next cycle.
       reg must_move_q;
       always @(posedge clk_i) begin
-        must_move_q <= rst_ni && dworm_now && inside != {TagW{1'b0}} && room;
+        must_move_q <= rst_ni && dworm_now && in_router != {TagW{1'b0}} && room;
       end
 
       wire [NOut-1:0] ref_m = ref_route(mf, gs, node_i);
@@ -443,7 +471,7 @@ module wc_router_formal #(
       assign bad_progress[gs]     = rst_ni && must_move_q && !left;
       assign bad_copies[gs]       = rst_ni && left && !same;
       assign bad_order[gs]        = rst_ni && left && mf[TagLo +: TagW] != dn_q;
-      assign bad_from_nowhere[gs] = rst_ni && left && inside[TagW-1];
+      assign bad_from_nowhere[gs] = rst_ni && left && in_router[TagW-1];
       assign bad_head_route[gs]   = rst_ni && left && !dworm_q && (!mf[0] || m != ref_m);
       assign bad_worm_route[gs]   = rst_ni && left && dworm_q && (mf[0] || m != droute_q);
       assign bad_tracked[gs]      = rst_ni && left && trk_seen_q && track_in_i == S &&
