@@ -234,7 +234,7 @@ BUGS = {
     5: ("a FIFO that accepts one flit too many", []),
     6: ("an arbiter that releases an output before the tail", []),
     7: ("a replication hold one cycle too long", ["--replication-cost", "2"]),
-    8: ("the tree order not passed down to the route computation",
+    12: ("the tree order not passed down to the route computation",
         ["--route-order", "descending", "--tree-order", "ascending"]),
 }
 
