@@ -101,15 +101,20 @@ module wc_router_formal #(
     a_node_range: assume (node_i < NodesW);
   end
 
-  // The mesh links that exist at this node (section 2): E, W, N, S. All links of Q_d.
+  // The node's row and column on the mesh, and the links that exist at this node
+  // (section 2): E, W, N, S. All links of Q_d.
+  wire [11:0]  node_r, node_c;
   wire [P-1:0] exist;
   generate
     if (Topology == 1) begin : gen_exist_mesh
-      wire [11:0] my_r = node_i / ColsW;
-      wire [11:0] my_c = node_i % ColsW;
-      assign exist = {my_r != LastRow, my_r != 12'd0, my_c != 12'd0, my_c != LastCol};
+      assign node_r = node_i / ColsW;
+      assign node_c = node_i % ColsW;
+      assign exist  = {node_r != LastRow, node_r != 12'd0, node_c != 12'd0,
+                       node_c != LastCol};
     end else begin : gen_exist_hc
-      assign exist = {P{1'b1}};
+      assign node_r = 12'd0;
+      assign node_c = 12'd0;
+      assign exist  = {P{1'b1}};
     end
   endgenerate
 
@@ -164,17 +169,26 @@ module wc_router_formal #(
   endfunction
 
   // Mesh: the links of the route, E, W, N, S = bits 0..3.
+  // (r, c): this node's row and column. The address's are found by comparing with the
+  // first node of every row, which costs far less than a divider per call.
   function automatic [3:0] ref_links_mesh;
     input [11:0] addr;
     input        is_b;
-    input [11:0] t;
-    reg   [11:0] r, c, ar, ac;
+    input [11:0] r;
+    input [11:0] c;
+    reg   [11:0] ar, ac, first;
     reg   [3:0]  ex, l;
+    integer      q;
     begin
-      r  = t / ColsW;
-      c  = t % ColsW;
-      ar = addr / ColsW;
-      ac = addr % ColsW;
+      ar = 12'd0;
+      ac = addr;
+      for (q = 1; q < Rows; q = q + 1) begin
+        first = q[11:0] * ColsW;
+        if (addr >= first) begin
+          ar = q[11:0];
+          ac = addr - first;
+        end
+      end
       ex = {r != LastRow, r != 12'd0, c != 12'd0, c != LastCol};  // S, N, W, E
       l  = 4'b0000;
       if (ar == r && ac == c) begin
@@ -215,7 +229,7 @@ module wc_router_formal #(
         links = ref_links_hc(addr, is_b, t);
       end else begin
         at_t  = (addr == t);
-        lm    = ref_links_mesh(addr, is_b, t);
+        lm    = ref_links_mesh(addr, is_b, node_r, node_c);
         links = lm[P-1:0];
       end
       // The local copy: R at its destination or with ir on the way, B except at the root.

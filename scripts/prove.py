@@ -8,6 +8,7 @@ usage: prove.py [--quick | --config NAME ... | --all] [--bugs] [--depth N]
   --quick          the test suite's subset: BMC of Q_3 all-port, depth 2, to 6 steps
   --config NAME    that configuration (repeatable)
   --bugs           every InjectBug variant must fail a property (see BUGS)
+  --bug K          only InjectBug K (repeatable; implies --bugs)
   --depth N        BMC steps instead of the configuration's own
   --prove-timeout S  seconds of pdr per property (default 20; 0: BMC only; --quick: 0)
   --waves DIR      where counterexamples go (default waves/)
@@ -65,6 +66,7 @@ CONFIGS = [
      {"ReplicationCost": 2, "RouteOrder": 1, "TreeOrder": 0}, 12),
 ]
 QUICK = [("hc3_ap_d2", 6)]
+MAX_FAILS = 8  # BMC stops looking for more failed properties after so many
 
 # InjectBug k -> the configuration that can show it (8, 9: a mesh border; 7: T_r > 0;
 # 12: a non-default tree order), and the BMC depth that suffices.
@@ -156,11 +158,23 @@ def abc(work, commands, timeout=None):
 
 
 def bmc(work, depth):
-    """Failures {output index: step} of bmc3 over all outputs to depth."""
-    rc, out, secs = abc(work, "bmc3 -a -F %d -v" % depth)
-    fails = {int(m.group(1)): int(m.group(2))
-             for m in re.finditer(r"Output\s+(\d+)\s+was asserted in frame\s+(\d+)", out)}
-    return fails, secs
+    """Failures {output index: step} of bmc3 to depth, and the seconds it took. bmc3
+    stops at the first failure (its -a mode crashes when several outputs fail in one
+    frame), so each failed output is set to constant 0 and BMC runs again. The
+    counterexample of the first failure is kept as cex.aiw."""
+    fails, total = {}, 0.0
+    while len(fails) < MAX_FAILS:
+        zero = "".join("zeropo -N %d; " % k for k in sorted(fails))
+        cex = "" if fails else "; write_cex -a %s/cex.aiw" % work
+        rc, out, secs = abc(work, "%sbmc3 -F %d%s" % (zero, depth, cex))
+        total += secs
+        if rc != 0:
+            sys.exit("prove: yosys-abc failed (log %s/log.txt)" % work)
+        m = re.search(r"Output\s+(\d+) of miter .* was asserted in frame\s+(\d+)", out)
+        if not m:
+            break
+        fails[int(m.group(1))] = int(m.group(2))
+    return fails, total
 
 
 def pdr(work, index, limit):
@@ -169,10 +183,9 @@ def pdr(work, index, limit):
     return bool(re.search(r"Property proved", out)), secs
 
 
-def counterexample(work, depth, vcd, names):
-    """Replay ABC's first counterexample to depth as a VCD with a GTKWave save file."""
+def counterexample(work, vcd, names):
+    """Replay ABC's first counterexample as a VCD with a GTKWave save file."""
     aiw = os.path.join(work, "cex.aiw")
-    abc(work, "bmc3 -F %d; write_cex -a %s" % (depth, aiw))
     if not os.path.exists(aiw):
         return None
     # ABC writes the initial latches and one line of inputs per step, without the
@@ -201,20 +214,38 @@ def counterexample(work, depth, vcd, names):
 
 
 def write_gtkw(vcd, names):
-    """The harness ports, the per-port failure vectors and the router's registers."""
-    top = HARNESS
+    """A GTKWave save file beside vcd: the harness ports, the per-port failure vectors
+    (one bit per port: the failing one is set) and the router's registers."""
+    widths = {}
+    with open(vcd) as f:
+        for line in f:
+            m = re.match(r"\$var \S+ (\d+) \S+ (\S+)", line)
+            if m:
+                widths[m.group(2)] = int(m.group(1))
+            elif line.startswith("$enddefinitions"):
+                break
     sigs = ["clk_i", "rst_ni", "node_i", "in_valid_i", "in_flit_i", "credit_o", "out_valid",
             "out_flit", "credit_i", "pend_q", "track_in_i", "track_n_i"]
-    sigs += [n for n in ("bad_overflow bad_border_out bad_worm_head bad_worm_held bad_credit "
-                         "bad_sender_cred bad_progress bad_copies bad_order bad_from_nowhere "
-                         "bad_head_route bad_worm_route bad_tracked").split()]
+    bad = sorted(n for n in widths if n.startswith("bad_"))
     dut = ["u_dut.route_q", "u_dut.credits_q", "u_dut.rr_q", "u_dut.out_valid_q",
-           "u_dut.credit_out_q", "u_dut.grant", "u_dut.move"]
+           "u_dut.out_flit_q", "u_dut.credit_out_q", "u_dut.grant", "u_dut.move",
+           "u_dut.f_wait_q"]
     lines = ['[dumpfile] "%s"' % os.path.basename(vcd), "[timestart] 0", "[size] 1600 900",
-             "[sst_expanded] 1", "@800200", "-harness (inputs, outputs, failures)"]
-    lines += ["@28", *["%s.%s" % (top, s) for s in sigs], "@1000200", "-harness"]
-    lines += ["@800200", "-router registers", "@28", *["%s.%s" % (top, s) for s in dut],
-              "@1000200", "-router registers"]
+             "[sst_expanded] 1"]
+
+    def group(title, members):
+        lines.extend(["@800200", "-" + title])
+        for n in members:
+            if n not in widths:
+                continue
+            w = widths[n]
+            lines.append("@28" if w == 1 else "@22")
+            lines.append("%s.%s%s" % (HARNESS, n, "[%d:0]" % (w - 1) if w > 1 else ""))
+        lines.extend(["@1000200", "-" + title])
+
+    group("failing properties (bit k: port k)", bad)
+    group("harness: inputs and outputs of the router", sigs)
+    group("router registers", dut)
     path = os.path.splitext(vcd)[0] + ".gtkw"
     with open(path + ".tmp", "w") as f:
         f.write("\n".join(lines) + "\n")
@@ -230,6 +261,8 @@ def prove(cfg, depth, bug, limit, waves, keep):
     for i, n in enumerate(names):
         if i in fails:
             results.append((n, "FAILED at step %d" % fails[i], bsecs))
+        elif len(fails) >= MAX_FAILS:
+            results.append((n, "not checked (%d failed)" % MAX_FAILS, bsecs))
         elif limit > 0:
             ok, psecs = pdr(work, i, limit)
             results.append((n, "proven" if ok else "bounded to depth %d" % depth,
@@ -239,7 +272,7 @@ def prove(cfg, depth, bug, limit, waves, keep):
     vcd = None
     if fails:
         os.makedirs(waves, exist_ok=True)
-        vcd = counterexample(work, depth, os.path.join(waves, "formal-%s.vcd" % label), names)
+        vcd = counterexample(work, os.path.join(waves, "formal-%s.vcd" % label), names)
     print("== %s (yosys %.1f s, bmc depth %d %.1f s)" % (label, ysecs, depth, bsecs))
     # One line per property: the instances of a module's property (a FIFO per input)
     # together, the weakest status of them, the longest time.
@@ -287,7 +320,11 @@ def main(argv):
     names = []
     while "--config" in args:
         names.append(opt("--config", None))
+    only_bugs = []
+    while "--bug" in args:
+        only_bugs.append(opt("--bug", None, int))
     quick, bugs, full = "--quick" in args, "--bugs" in args, "--all" in args
+    bugs = bugs or bool(only_bugs)
     for a in ("--quick", "--bugs", "--all"):
         while a in args:
             args.remove(a)
@@ -307,7 +344,7 @@ def main(argv):
         runs = [(config(n), depth or d) for n, d in QUICK]
     elif names:
         runs = [(config(n), depth or config(n)[8]) for n in names]
-    elif full or not bugs:
+    elif full or not (bugs or only_bugs):
         runs = [(c, depth or c[8]) for c in CONFIGS]
     else:
         runs = []
@@ -315,9 +352,16 @@ def main(argv):
         fails, _ = prove(cfg, d, 0, limit, waves, keep)
         if fails:
             status = 1
+    if only_bugs:
+        bugs = True
+        for b in only_bugs:
+            if b not in BUGS:
+                die("--bug %d: no such InjectBug (1..%d)" % (b, max(BUGS)))
     if bugs:
         missed = []
         for bug, (name, d) in sorted(BUGS.items()):
+            if only_bugs and bug not in only_bugs:
+                continue
             fails, vcd = prove(config(name), depth or d, bug, 0, waves, keep)
             if not fails or not vcd:
                 missed.append(bug)
@@ -325,7 +369,8 @@ def main(argv):
             print("NOT CAUGHT: InjectBug %s" % ", ".join(map(str, missed)))
             status = 1
         else:
-            print("every InjectBug variant (%d) fails a proof with a counterexample" % len(BUGS))
+            print("every InjectBug variant run (%d) fails a proof with a counterexample"
+                  % (len(only_bugs) or len(BUGS)))
     print("total %.1f s" % (time.time() - t0))
     return status
 
