@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "rtl_cache.h"
+#include "rtl_config.h"
 #include "rtl_network.h"
 
 extern "C" {
@@ -242,7 +244,7 @@ private:
     {
         header x = header_unpack(flit_payload(h), static_cast<unsigned>(cfg_.payload_width));
         char b[128];
-        snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", x.type == HDR_B ? "B" : (x.ir ? "R+IR" : "R"),
+        snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", msg_kind_name(x.type, x.ir),
                  x.source, x.type == HDR_B ? "root" : "to", x.address, x.seq);
         return b;
     }
@@ -475,6 +477,37 @@ const engine_ops cosim_ops = {"cosim", op_inject, op_credit, op_step, op_ejectio
                               op_inj_credits, op_outputs_valid, op_router_state, op_link_moves,
                               op_conflicts};
 
+// The RTL network of the run: its build from the cache (built now if it is not there),
+// then the network from the build's plugin.  nullptr with err; *bad_input if the request
+// is wrong rather than the build.
+std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const RtlChoice& choice,
+                                             bool* bad_input, std::string& err)
+{
+    // SystemC elaborates once per process: modules can be built only until the first
+    // sc_start(), and the kernel cannot be restarted.
+    static std::string systemc_built;
+    RtlBuild b;
+    *bad_input = true;
+    if (!rtl_build_for(cfg, choice, b, err)) return nullptr;
+    if (choice.systemc && !systemc_built.empty()) {
+        err = "SystemC elaborates once per process: this one already ran " + systemc_built +
+              "; one network per process with --engine systemc";
+        return nullptr;
+    }
+    const RtlPluginInfo* plugin = rtl_cache_plugin(b, cfg.stop, bad_input, err);
+    if (!plugin) return nullptr;
+    *bad_input = false;
+    if (choice.systemc) systemc_built = b.description;
+    try {
+        return std::unique_ptr<RtlNetwork>(plugin->make(&cfg));
+    } catch (const std::exception& x) {
+        err = "the RTL of " + b.description + " could not be set up: " + x.what();
+    } catch (...) {
+        err = "the RTL of " + b.description + " could not be set up";
+    }
+    return nullptr;
+}
+
 }  // namespace
 
 extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const rtl_engine_options* o,
@@ -483,11 +516,10 @@ extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const 
     RtlChoice choice;
     std::string why;
     choice.network_top = o->network_top != 0;
+    choice.systemc = o->systemc != 0;
     choice.inject_bug = o->inject_bug;
-    *bad_input = false;
-    std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, why);
+    std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, bad_input, why);
     if (!rtl) {
-        *bad_input = true;
         snprintf(err, errlen, "%s", why.c_str());
         return -1;
     }
@@ -526,10 +558,4 @@ extern "C" void rtl_engine_destroy(engine* e)
 {
     delete self(e->impl);
     e->impl = nullptr;
-}
-
-extern "C" const char* rtl_engine_configurations(void)
-{
-    static std::string list = rtl_configurations();
-    return list.c_str();
 }

@@ -402,6 +402,9 @@ module wc_router_formal #(
             if (!link) begin
               assume (f[2] ? f[15:4] == node_i : f[15:4] != node_i);
             end
+            // Not (yet) covered: the path broadcast (B with ir, section 8); the reference
+            // route above has only the trees.
+            assume (!(f[2] && f[3]));
           end
         end
       end
