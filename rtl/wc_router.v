@@ -404,6 +404,10 @@ module wc_router #(
 
   // Steps 5 and 12: the replication hold. hold[i]: input i may not move this cycle.
   wire [NIn-1:0] hold;
+`ifdef FORMAL
+`include "wc_formal.vh"
+  wire [NIn-1:0] f_hold_bad;  // hold_q[i] out of its range (the properties at the end)
+`endif
   generate
     if (ReplicationCost > 0) begin : gen_hold
       localparam integer HoldW = $clog2(ReplicationCost + 1);
@@ -427,9 +431,18 @@ module wc_router #(
           end
         end
         assign hold[gh] = charge | counting;
+`ifdef FORMAL
+        // Section 6: hold_q is 0..T_r-1.
+        localparam integer     FHoldMaxI = ReplicationCost - 1;
+        localparam [HoldW-1:0] FHoldMax  = FHoldMaxI[HoldW-1:0];
+        assign f_hold_bad[gh] = (hold_q > FHoldMax);
+`endif
       end
     end else begin : gen_no_hold
       assign hold = {NIn{1'b0}};
+`ifdef FORMAL
+      assign f_hold_bad = {NIn{1'b0}};
+`endif
       // Without a replication cost the header type plays no part here.
       wire unused_hol_b = ^hol_b;
     end
@@ -567,6 +580,135 @@ module wc_router #(
       end
     end
   end
+
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------
+  // Formal properties of the router's own state (scripts/prove.sh proves them with the
+  // harness formal/wc_router_formal.v, which constrains the inputs to the handshake of
+  // section 5 and checks the end-to-end properties; docs/verification.md "Formal
+  // proofs"). Plain immediate assertions in clocked blocks: Yosys (read_verilog -formal)
+  // and Verilator (--assert) both take them.
+  // ---------------------------------------------------------------------------
+  localparam [CredW-1:0] FCredDepth = BufferDepth[CredW-1:0];
+  localparam integer     FWaitW     = $clog2(NIn + 1) + 1;
+  localparam [FWaitW-1:0] FWaitMax  = NIn[FWaitW-1:0];
+  localparam integer     FNInM1     = NIn - 1;
+  localparam [RrW-1:0]   FRrLast    = FNInM1[RrW-1:0];
+
+  // Per port, a bit per property that fails (a label inside a generate loop would not
+  // be unique in Yosys).
+  reg  [NOut-1:0] f_owned, f_owned_twice, f_cred_bad;
+  reg  [NIn-1:0]  f_route_impossible, f_arrival_full;
+  integer         fi, fo;
+  always @* begin
+    f_owned       = {NOut{1'b0}};
+    f_owned_twice = {NOut{1'b0}};
+    f_route_impossible = {NIn{1'b0}};
+    for (fi = 0; fi < NIn; fi = fi + 1) begin
+      f_owned_twice = f_owned_twice | (f_owned & route_q[fi*NOut +: NOut]);
+      f_owned       = f_owned | route_q[fi*NOut +: NOut];
+      f_route_impossible[fi] = ((route_q[fi*NOut +: NOut] & ~poss_mask(fi)) != {NOut{1'b0}});
+    end
+    for (fo = 0; fo < NOut; fo = fo + 1) begin
+      // (Only where the counter can hold more than BufferDepth at all.)
+      f_cred_bad[fo] = ((1 << CredW) - 1 > BufferDepth) &&
+                       ({1'b0, credits_q[fo*CredW +: CredW]} > {1'b0, FCredDepth});
+    end
+    f_arrival_full = in_valid & ~(~fifo_nonempty & move) & fifo_full;
+  end
+
+  // Bounded wait (step 4): a head whose outputs are all free of messages in progress
+  // is granted within NIn cycles, when the rotation gives its input the first place.
+  reg [NIn*FWaitW-1:0] f_wait_q;
+  reg [NIn-1:0]        f_wait_bad;
+  integer              fw;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_wait_q <= {NIn*FWaitW{1'b0}};
+    end else begin
+      for (fw = 0; fw < NIn; fw = fw + 1) begin
+        if (req[fw*NOut +: NOut] != {NOut{1'b0}} && !grant[fw] &&
+            (req[fw*NOut +: NOut] & held) == {NOut{1'b0}}) begin
+          if (f_wait_q[fw*FWaitW +: FWaitW] != {FWaitW{1'b1}}) begin
+            f_wait_q[fw*FWaitW +: FWaitW] <= f_wait_q[fw*FWaitW +: FWaitW] + 1'b1;
+          end
+        end else begin
+          f_wait_q[fw*FWaitW +: FWaitW] <= {FWaitW{1'b0}};
+        end
+      end
+    end
+  end
+  always @* begin
+    for (fw = 0; fw < NIn; fw = fw + 1) begin
+      f_wait_bad[fw] = (f_wait_q[fw*FWaitW +: FWaitW] >= FWaitMax);
+    end
+  end
+
+  // The mesh ports without a neighbour (section 2): their input never holds a flit,
+  // their output never sends and keeps all its credits.
+  wire [3:0] f_missing;
+  generate
+    if (Topology == 1) begin : gen_f_border
+      localparam [11:0] FColsW   = Cols[11:0];
+      localparam integer FRowsM1 = Rows - 1;
+      localparam integer FColsM1 = Cols - 1;
+      wire [11:0] f_r = node_id_i / FColsW;
+      wire [11:0] f_c = node_id_i % FColsW;
+      assign f_missing = {f_r == FRowsM1[11:0], f_r == 12'd0, f_c == 12'd0,
+                          f_c == FColsM1[11:0]};
+    end else begin : gen_f_no_border
+      assign f_missing = 4'b0000;
+    end
+  endgenerate
+  reg [3:0] f_border_bad;
+  integer   fb;
+  always @* begin
+    for (fb = 0; fb < 4; fb = fb + 1) begin
+      f_border_bad[fb] = (Topology == 1) && f_missing[fb] &&
+                         (fifo_nonempty[fb] || out_valid_q[fb] ||
+                          credits_q[fb*CredW +: CredW] != FCredDepth);
+    end
+  end
+
+  reg [RrW-1:0] f_rr_prev_q;
+  reg           f_run_q;  // a cycle after reset has passed
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_rr_prev_q <= {RrW{1'b0}};
+      f_run_q     <= 1'b0;
+    end else begin
+      f_rr_prev_q <= rr_q;
+      f_run_q     <= 1'b1;
+    end
+  end
+
+  always @(`WC_FORMAL_EDGE) begin
+    if (rst_ni) begin
+      // Reset values (section 6), in the first cycle after reset.
+      p_reset_values: assert (f_run_q || (route_q == {NIn*NOut{1'b0}} &&
+                              credit_out_q == {NIn{1'b0}} && out_valid_q == {NOut{1'b0}} &&
+                              out_flit_q == {NOut*FW{1'b0}} &&
+                              credits_q == {NOut{FCredDepth}} && rr_q == {RrW{1'b0}}));
+      // One message owns an output at a time, and only an output route() can give.
+      p_one_owner_per_output: assert (f_owned_twice == {NOut{1'b0}});
+      p_route_possible:       assert (f_route_impossible == {NIn{1'b0}});
+      // Credits guarantee room: a flit never arrives at a full FIFO.
+      p_arrival_finds_room:   assert (f_arrival_full == {NIn{1'b0}});
+      // Credit counters stay within 0..BufferDepth (section 6).
+      p_credits_range:        assert (f_cred_bad == {NOut{1'b0}});
+      // hold_q within 0..T_r-1 (section 6).
+      p_hold_range:           assert (f_hold_bad == {NIn{1'b0}});
+      // rr_q counts modulo NIn, one step per cycle (section 6).
+      p_rr_step:              assert (!f_run_q ||
+                                      rr_q == ((f_rr_prev_q == FRrLast) ? {RrW{1'b0}}
+                                                                        : f_rr_prev_q + 1'b1));
+      // Bounded wait.
+      p_bounded_wait:         assert (f_wait_bad == {NIn{1'b0}});
+      // Mesh ports without a neighbour stay idle.
+      p_border_port_idle:     assert (f_border_bad == 4'b0000);
+    end
+  end
+`endif
 
   // Outputs: straight from registers.
   assign link_valid_o  = out_valid_q[P-1:0];

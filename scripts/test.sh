@@ -10,5 +10,5 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 (cd "$top/build" && ctest --output-on-failure -j "$(nproc)" "$@")
 "$top/scripts/build-asan.sh"
 cd "$top/build-asan"
-# The Icarus tests do not depend on the C build; they ran above.
-UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$(nproc)" -E '^rtl_(icarus|assertions)$' "$@"
+# The Icarus tests and the proofs do not depend on the C build; they ran above.
+UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j "$(nproc)" -E '^(rtl_(icarus|assertions)|formal_quick)$' "$@"
