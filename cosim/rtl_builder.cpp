@@ -70,49 +70,11 @@ std::vector<std::string> list(const char* const (&a)[N])
     return std::vector<std::string>(a, a + N);
 }
 
-// Split a space-separated list of options from CMake or the environment.
-std::vector<std::string> words(const char* s)
-{
-    std::vector<std::string> w;
-    std::string cur;
-    for (; s && *s; ++s) {
-        if (*s == ' ') {
-            if (!cur.empty()) w.push_back(cur);
-            cur.clear();
-        } else {
-            cur += *s;
-        }
-    }
-    if (!cur.empty()) w.push_back(cur);
-    return w;
-}
-
 int processors()
 {
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0) return CPU_COUNT(&set);
     return 1;
-}
-
-bool write_file(const std::string& path, const std::string& data)
-{
-    FILE* f = fopen(path.c_str(), "wb");
-    if (!f) return false;
-    const bool ok = fwrite(data.data(), 1, data.size(), f) == data.size();
-    return fclose(f) == 0 && ok;
-}
-
-bool read_file(const std::string& path, std::string& data)
-{
-    FILE* f = fopen(path.c_str(), "rb");
-    if (!f) return false;
-    char buf[65536];
-    size_t n;
-    data.clear();
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) data.append(buf, n);
-    const bool ok = !ferror(f);
-    fclose(f);
-    return ok;
 }
 
 // mkdir -p for base and the directories of a file below it.
@@ -153,7 +115,7 @@ bool start(Job& job, const std::vector<std::string>& argv)
     posix_spawn_file_actions_destroy(&fa);
     if (rc) {
         job.pid = -1;
-        write_file(job.log, "cannot run " + argv[0] + ": " + strerror(rc) + "\n");
+        rtl_write_file(job.log, "cannot run " + argv[0] + ": " + strerror(rc) + "\n");
     }
     return rc == 0;
 }
@@ -180,7 +142,7 @@ bool run_all(std::vector<Job>& jobs, const std::vector<std::vector<std::string>>
         if (!start(jobs[k], argvs[k])) {
             ok = false;
             err = jobs[k].what + " could not be started (" + argvs[k][0] + ")";
-            read_file(jobs[k].log, log);
+            rtl_read_file(jobs[k].log, log);
             break;
         }
     // Wait in any order: the first to fail is the one reported.
@@ -200,7 +162,7 @@ bool run_all(std::vector<Job>& jobs, const std::vector<std::vector<std::string>>
             ok = false;
             err = j.what + (WIFEXITED(status) ? " failed (exit status " + std::to_string(WEXITSTATUS(status)) + ")"
                                               : " was killed by signal " + std::to_string(WTERMSIG(status)));
-            read_file(j.log, log);
+            rtl_read_file(j.log, log);
             for (Job& other : jobs)
                 if (other.pid > 0) kill(other.pid, SIGTERM);
             break;
@@ -249,6 +211,43 @@ std::string harness_of(RtlHarness h)
 
 }  // namespace
 
+std::vector<std::string> rtl_split_words(const char* s)
+{
+    std::vector<std::string> w;
+    std::string cur;
+    for (; s && *s; ++s) {
+        if (*s == ' ' || *s == '\t' || *s == '\n') {
+            if (!cur.empty()) w.push_back(cur);
+            cur.clear();
+        } else {
+            cur += *s;
+        }
+    }
+    if (!cur.empty()) w.push_back(cur);
+    return w;
+}
+
+bool rtl_write_file(const std::string& path, const std::string& data)
+{
+    FILE* f = fopen(path.c_str(), "wb");
+    if (!f) return false;
+    const bool ok = fwrite(data.data(), 1, data.size(), f) == data.size();
+    return fclose(f) == 0 && ok;
+}
+
+bool rtl_read_file(const std::string& path, std::string& data)
+{
+    FILE* f = fopen(path.c_str(), "rb");
+    if (!f) return false;
+    char buf[65536];
+    size_t n;
+    data.clear();
+    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) data.append(buf, n);
+    const bool ok = !ferror(f);
+    fclose(f);
+    return ok;
+}
+
 std::string rtl_digest(const std::string& data)
 {
     struct sha256_ctx ctx;
@@ -289,8 +288,8 @@ RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
     r.cxx_slow = list(kCxxSlow);
     r.link = {"-shared", "-pthread"};
     if (sc) {
-        for (const std::string& w : words(WC_SYSTEMC_CFLAGS)) r.cxx.push_back(w);
-        for (const std::string& w : words(WC_SYSTEMC_LIBS)) r.link.push_back(w);
+        for (const std::string& w : rtl_split_words(WC_SYSTEMC_CFLAGS)) r.cxx.push_back(w);
+        for (const std::string& w : rtl_split_words(WC_SYSTEMC_LIBS)) r.link.push_back(w);
     }
     return r;
 }
@@ -336,7 +335,7 @@ bool rtl_builder_tools_match(std::string& err)
         Job j;
         j.log = tmpl;
         std::string out;
-        const bool ran = start(j, {t.argv0, "--version"}) && finish(j) == 0 && read_file(tmpl, out);
+        const bool ran = start(j, {t.argv0, "--version"}) && finish(j) == 0 && rtl_read_file(tmpl, out);
         out = out.substr(0, out.find('\n'));
         if (!ran) {
             err = std::string("cannot run ") + t.what + " (" + t.argv0 +
@@ -366,7 +365,7 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
     };
     const std::string src = dir + "/src", obj = dir + "/obj";
     for (const RtlFile& f : r.files)
-        if (!make_parents(src, f.path) || !write_file(src + "/" + f.path, f.data)) {
+        if (!make_parents(src, f.path) || !rtl_write_file(src + "/" + f.path, f.data)) {
             err = "cannot write " + src + "/" + f.path + ": " + strerror(errno);
             return false;
         }
@@ -379,7 +378,7 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
                                "#define WC_PLUGIN_SYSTEMC " + (sc ? "1" : "0") + "\n" +
                                "#define WC_PLUGIN_MODULE \"" + b.module + "\"\n" +
                                "#define WC_PLUGIN_PARAMETERS \"" + b.parameter_text() + "\"\n";
-    if (mkdir(obj.c_str(), 0755) || !write_file(obj + "/rtl_plugin_config.h", config)) {
+    if (mkdir(obj.c_str(), 0755) || !rtl_write_file(obj + "/rtl_plugin_config.h", config)) {
         err = "cannot write " + obj + "/rtl_plugin_config.h: " + strerror(errno);
         return false;
     }
@@ -424,7 +423,7 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
         const bool is_slow_unit = k == groups;
         const std::string name = is_slow_unit ? "wc_slow" : "wc_fast" + std::to_string(k);
         const std::string unit = obj + "/" + name + ".cpp", object = obj + "/" + name + ".o";
-        if (!write_file(unit, units[k])) {
+        if (!rtl_write_file(unit, units[k])) {
             err = "cannot write " + unit + ": " + strerror(errno);
             return false;
         }

@@ -56,4 +56,11 @@ bool rtl_remove_tree(const std::string& path);
 // The installed tools are the ones wormcast was built with; false with the reason.
 bool rtl_builder_tools_match(std::string& err);
 
+// A list of options from CMake or the environment, split at spaces, tabs and line ends.
+std::vector<std::string> rtl_split_words(const char* s);
+
+// A whole file written or read; false if any step failed (the caller names the file).
+bool rtl_write_file(const std::string& path, const std::string& data);
+bool rtl_read_file(const std::string& path, std::string& data);
+
 #endif

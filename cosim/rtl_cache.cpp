@@ -140,41 +140,11 @@ bool build_sources(std::vector<RtlFile>& files, std::string& err)
     return ok;
 }
 
-std::vector<std::string> env_words(const char* name)
-{
-    std::vector<std::string> w;
-    std::string cur;
-    for (const char* s = getenv(name); s && *s; ++s) {
-        if (*s == ' ' || *s == '\t' || *s == '\n') {
-            if (!cur.empty()) w.push_back(cur);
-            cur.clear();
-        } else {
-            cur += *s;
-        }
-    }
-    if (!cur.empty()) w.push_back(cur);
-    return w;
-}
-
 // A cJSON object read from path, or nullptr.
 cJSON* read_json(const std::string& path)
 {
-    FILE* f = fopen(path.c_str(), "rb");
-    if (!f) return nullptr;
     std::string data;
-    char buf[8192];
-    size_t n;
-    while ((n = fread(buf, 1, sizeof(buf), f)) > 0) data.append(buf, n);
-    fclose(f);
-    return cJSON_Parse(data.c_str());
-}
-
-bool write_text(const std::string& path, const std::string& text)
-{
-    FILE* f = fopen(path.c_str(), "wb");
-    if (!f) return false;
-    const bool ok = fwrite(text.data(), 1, text.size(), f) == text.size();
-    return fclose(f) == 0 && ok;
+    return rtl_read_file(path, data) ? cJSON_Parse(data.c_str()) : nullptr;
 }
 
 bool is_key(const std::string& n)
@@ -341,8 +311,8 @@ bool build(const std::string& root, const std::string& key, const RtlBuild& b, c
     std::string log;
     bool ok = rtl_builder_run(tmp, b, r, stop, err, log);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (ok && (!write_text(tmp + "/manifest.txt", manifest) ||
-               !write_text(tmp + "/entry.json", entry_json(key, b, seconds)))) {
+    if (ok && (!rtl_write_file(tmp + "/manifest.txt", manifest) ||
+               !rtl_write_file(tmp + "/entry.json", entry_json(key, b, seconds)))) {
         err = "cannot write into " + tmp + ": " + errno_text();
         ok = false;
     }
@@ -378,7 +348,7 @@ const RtlPluginInfo* rtl_cache_plugin(const RtlBuild& b, const volatile std::sig
         *bad_input = true;
         return nullptr;
     }
-    const RtlRecipe r = rtl_recipe(b, std::move(files), env_words("WORMCAST_VERILATOR_FLAGS"));
+    const RtlRecipe r = rtl_recipe(b, std::move(files), rtl_split_words(getenv("WORMCAST_VERILATOR_FLAGS")));
     const std::string manifest = rtl_recipe_manifest(b, r);
     const std::string key = rtl_digest(manifest).substr(0, kKeyDigits);
     auto it = loaded.find(key);
