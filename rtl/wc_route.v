@@ -57,12 +57,13 @@
 // flits, which are most of what passes an input.
 //
 // Ports:
-//   node_id_i  this router's node index T (12 bits; an input rather than a parameter so
-//              that one router module serves every node).
+//   node_id_i  this router's node index T (`WC_FLIT_ADDR_BITS = 12 bits; an input rather
+//              than a parameter so that one router module serves every node).
 //   in_port_i  index i of the input port (0..NIn-1; NIn <= 24 so 5 bits suffice).
-//   flit_lo_i  bits [15:0] of the head-of-line flit of that input: the kind [1:0] and,
-//              for a head, the header fields that route: type, ir, address (section 4);
-//              on rings and tori bits [27:0], with the source (the dateline class of R).
+//   flit_lo_i  bits [`WC_FLIT_ROUTE_BITS-1:0] = [15:0] of the head-of-line flit of that
+//              input: the kind and, for a head, the header fields that route: type, ir,
+//              address (section 4; the layout is rtl/wc_defs.vh); on rings and tori bits
+//              [`WC_FLIT_SOURCE_MSB:0] = [27:0], with the source (the dateline class of R).
 //              The rest of the flit never influences routing.
 //   route_o    the NOut-bit output mask.
 //
@@ -77,6 +78,8 @@
 //      (no Gray decoding), on the mesh every row taken as even (eastwards).
 //   14: rings and tori: no dateline, every hop in class 0 (section 12).
 //   Other values do not affect this module.
+`include "wc_defs.vh"
+
 module wc_route #(
   // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh, 2 = ring of Cols nodes, 3 = Rows x Cols torus
   parameter integer Topology     = 0,
@@ -90,9 +93,9 @@ module wc_route #(
   parameter integer NumVcs       = 1,  // V: 1 (Topology 0, 1), 2 or 3 (Topology 2, 3)
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct
 ) (
-  input  [11:0]                                                  node_id_i,
+  input  [`WC_FLIT_ADDR_BITS-1:0]                                node_id_i,
   input  [4:0]                                                   in_port_i,
-  input  [((Topology >= 2) ? 28 : 16)-1:0]                       flit_lo_i,
+  input  [((Topology >= 2) ? `WC_FLIT_SOURCE_MSB + 1 : `WC_FLIT_ROUTE_BITS)-1:0] flit_lo_i,
   output [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) * NumVcs * ((AllPort != 0) ? 2 : 1)
           + ((AllPort != 0) ? 0 : 1) - 1:0]                      route_o
 );
@@ -106,13 +109,13 @@ module wc_route #(
   localparam integer RouteDesc = (InjectBug == 1) ? 1 - RouteOrder : RouteOrder;
   localparam integer TreeDesc  = (InjectBug == 12) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
 
-  // Header fields (section 4).
-  wire        is_head = flit_lo_i[0];
-  wire        hdr_b   = flit_lo_i[2];   // 0 = R, 1 = B
-  wire        hdr_ir  = flit_lo_i[3];
-  wire [11:0] addr    = flit_lo_i[15:4];
+  // Header fields (section 4, rtl/wc_defs.vh).
+  wire        is_head = flit_lo_i[`WC_FLIT_HEAD_BIT];
+  wire        hdr_b   = flit_lo_i[`WC_FLIT_TYPE_BIT];  // `WC_HDR_TYPE_B (1) = B, else R
+  wire        hdr_ir  = flit_lo_i[`WC_FLIT_IR_BIT];
+  wire [`WC_FLIT_ADDR_BITS-1:0] addr = flit_lo_i[`WC_FLIT_ADDR_MSB:`WC_FLIT_ADDR_LSB];
   // The tail bit does not influence routing.
-  wire unused_tail_bit = flit_lo_i[1];
+  wire unused_tail_bit = flit_lo_i[`WC_FLIT_TAIL_BIT];
 
   // ej(i) as a mask over the E ejection outputs; zero for an injection input.
   wire         is_link = (in_port_i < PortP);
@@ -300,7 +303,7 @@ module wc_route #(
       localparam [VcW-1:0] BClass = BClassI[VcW-1:0];
       wire [11:0] my_r = node_id_i / ColsW;
       wire [11:0] my_c = node_id_i % ColsW;
-      wire [11:0] src  = flit_lo_i[27:16];
+      wire [11:0] src  = flit_lo_i[`WC_FLIT_SOURCE_MSB:`WC_FLIT_SOURCE_LSB];
       // Scratch of the process below.
       reg [11:0] d_r, d_c;    // row and column of the address (destination or root)
       reg [11:0] o_r, o_c;    // row and column of the origin (source or root)
