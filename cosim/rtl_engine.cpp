@@ -55,7 +55,7 @@ public:
             sim_config_router_params(&cfg_, &p);
             model_ = network_create(&p);
         }
-        router_regs_layout(&layout_, n_in_, n_out_, cfg.buffer_depth);
+        router_regs_layout(&layout_, n_in_, n_out_, cfg.buffer_depth, vcs_ > 1 ? cfg.topo.ports : 0);
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         rtl_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         // The snapshots are reused: a ring of kWindow cycles for the mismatch window if
@@ -291,6 +291,10 @@ private:
         std::string context;
         if (p.reg == REG_RR_Q) {
             context = "round-robin counter";
+        } else if (p.reg == REG_SW_RR_Q) {
+            context = "switch allocation: the input scanned first";
+        } else if (p.reg == REG_OUT_VC_Q) {
+            context = "the class on link output " + std::to_string(p.port) + "'s wires";
         } else if (p.reg >= REG_OUT_VALID_Q) {
             context = port_kind(p.port, false) + "; " + message_of(node, p.port);
         } else {
@@ -414,7 +418,10 @@ private:
                         std::string n = router_reg_name(p.reg);
                         if (p.reg == REG_FIFO) n += std::to_string(p.entry);
                         if (p.port >= 0)
-                            n = (p.reg >= REG_OUT_VALID_Q ? "out" : "in") + std::to_string(p.port) + "_" + n;
+                            n = (p.reg == REG_OUT_VC_Q     ? "link"
+                                 : p.reg >= REG_OUT_VALID_Q ? "out"
+                                                            : "in") +
+                                std::to_string(p.port) + "_" + n;
                         ids.push_back(vcd_var(w, n.c_str(), router_reg_width(&layout_, p.reg, fw_)));
                     }
                 } else {

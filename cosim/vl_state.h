@@ -51,9 +51,12 @@ public:
             x.out_flit_q = find(ctx, r, "out_flit_q");
             x.credits_q = find(ctx, r, "credits_q");
             x.rr_q = find(ctx, r, "rr_q");
-            if (vcs > 1) x.out_vc_q = find(ctx, r + ".gen_move_vc", "out_vc_q");
+            if (vcs > 1) {
+                x.out_vc_q = find(ctx, r + ".gen_move_vc", "out_vc_q");
+                x.sw_rr_q = find(ctx, r + ".gen_move_vc", "sw_rr_q");
+            }
             if (!x.route_q || !x.credit_out_q || !x.out_valid_q || !x.out_flit_q ||
-                !x.credits_q || !x.rr_q || (vcs > 1 && !x.out_vc_q))
+                !x.credits_q || !x.rr_q || (vcs > 1 && (!x.out_vc_q || !x.sw_rr_q)))
                 return false;
             for (int i = 0; i < n_in; ++i) {
                 const std::string f = r + ".gen_input[" + std::to_string(i) + "].u_fifo";
@@ -113,8 +116,15 @@ public:
             in.msg_head = 0;
         }
         uint64_t vc[kMaxWords] = {0};
-        if (vcs_ > 1) x.out_vc_q.copy(vc);
         const int V = vcs_, vw = V == 3 ? 2 : 1, P = n_ports_ / V;
+        s.vcs = V;
+        s.sw_rr_q = 0;
+        if (V > 1) {
+            x.out_vc_q.copy(vc);
+            x.sw_rr_q.copy(misc[3]);
+            s.sw_rr_q = static_cast<unsigned>(slice(misc[3], 0, x.sw_rr_q.width));
+            for (int p = 0; p < P; ++p) s.out_vc_q[p] = static_cast<uint8_t>(slice(vc, p * vw, vw));
+        }
         for (int o = 0; o < n_out_; ++o) {
             router_state_output& out = s.out[o];
             // The register of link o / V, or of ejection channel o - P*V.
@@ -166,7 +176,7 @@ private:
     };
     struct Router {
         Reg route_q, credit_out_q, out_valid_q, out_flit_q, credits_q, rr_q;
-        Reg out_vc_q;  // V > 1 only
+        Reg out_vc_q, sw_rr_q;  // V > 1 only (section 12)
         std::vector<Fifo> in;
     };
 

@@ -352,6 +352,10 @@ void network_router_state(const struct network *n, int node, struct router_state
 	s->depth = r->depth;
 	/* The model derives rr_q from the cycle (section 6): the next cycle's value. */
 	s->rr_q = (unsigned)(n->cycle % (uint64_t)r->n_in);
+	s->vcs = r->n_vc;
+	s->sw_rr_q = r->sw_rr_q;
+	for (int p = 0; r->n_vc > 1 && p < r->n_ports; p++)
+		s->out_vc_q[p] = r->out_vc_q[p];
 	for (int i = 0; i < r->n_in; i++) {
 		struct router_state_input *x = &s->in[i];
 

@@ -127,6 +127,8 @@ struct router {
 
 	/* Switch allocation (V > 1 only; section 12, step 6b): the input scanned first. */
 	uint8_t sw_rr_q, sw_rr_d;
+	/* V > 1 only (section 12): per link, the class of the last flit it sent. */
+	uint8_t out_vc_q[TOPO_MAX_PORTS];
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */

@@ -11,13 +11,15 @@
 /* Offsets of the registers of one input, in the document's order. */
 enum { IN_COUNT, IN_RD_PTR, IN_WR_PTR, IN_FIFO, IN_FIXED = 6 };
 
-void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth)
+void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth,
+			int vc_links)
 {
 	l->n_in = n_in;
 	l->n_out = n_out;
 	l->depth = depth;
+	l->vc_links = vc_links;
 	l->per_input = IN_FIXED + depth;
-	l->words = n_in * l->per_input + 3 * n_out + 1;
+	l->words = n_in * l->per_input + 3 * n_out + 1 + (vc_links ? vc_links + 1 : 0);
 }
 
 void router_state_pack(const struct router_regs_layout *l, const struct router_state *s,
@@ -49,12 +51,20 @@ void router_state_pack(const struct router_regs_layout *l, const struct router_s
 		v[2] = s->out[o].credits_q;
 	}
 	v[0] = s->rr_q;
+	if (l->vc_links) {
+		for (int p = 0; p < l->vc_links; p++)
+			v[1 + p] = s->out_vc_q[p];
+		v[1 + l->vc_links] = s->sw_rr_q;
+	}
 }
 
 bool router_state_equal(const struct router_regs_layout *l, const struct router_state *a,
 			const struct router_state *b)
 {
 	if (a->rr_q != b->rr_q)
+		return false;
+	if (l->vc_links && (a->sw_rr_q != b->sw_rr_q ||
+			    memcmp(a->out_vc_q, b->out_vc_q, (size_t)l->vc_links) != 0))
 		return false;
 	for (int i = 0; i < l->n_in; i++) {
 		const struct router_state_input *x = &a->in[i], *y = &b->in[i];
@@ -108,8 +118,14 @@ void router_regs_place(const struct router_regs_layout *l, int k, struct router_
 		p->reg = output[k % 3];
 		return;
 	}
+	k -= 3 * l->n_out + 1;		/* rr_q, then out_vc_q per link and sw_rr_q */
+	if (k >= 0 && k < l->vc_links) {
+		p->port = k;
+		p->reg = REG_OUT_VC_Q;
+		return;
+	}
 	p->port = -1;
-	p->reg = REG_RR_Q;
+	p->reg = k < 0 ? REG_RR_Q : REG_SW_RR_Q;
 }
 
 const char *router_reg_name(enum router_reg r)
@@ -119,6 +135,7 @@ const char *router_reg_name(enum router_reg r)
 		[REG_FIFO] = "fifo", [REG_ROUTE_Q] = "route_q", [REG_CREDIT_OUT_Q] = "credit_out_q",
 		[REG_HOLD_Q] = "hold_q", [REG_OUT_VALID_Q] = "out_valid_q",
 		[REG_OUT_FLIT_Q] = "out_flit_q", [REG_CREDITS_Q] = "credits_q", [REG_RR_Q] = "rr_q",
+		[REG_OUT_VC_Q] = "out_vc_q", [REG_SW_RR_Q] = "sw_rr_q",
 	};
 	return names[r];
 }
@@ -145,8 +162,10 @@ void router_regs_describe(const struct router_regs_layout *l, int k, const uint6
 	struct router_reg_place p;
 
 	router_regs_place(l, k, &p);
-	if (p.reg == REG_RR_Q)
-		snprintf(buf, len, "rr_q");
+	if (p.port < 0)
+		snprintf(buf, len, "%s", router_reg_name(p.reg));	/* rr_q, sw_rr_q */
+	else if (p.reg == REG_OUT_VC_Q)
+		snprintf(buf, len, "link %d out_vc_q", p.port);
 	else if (p.reg == REG_FIFO)
 		snprintf(buf, len, "input %d fifo[%d] (count %llu)", p.port, p.entry,
 			 (unsigned long long)v[p.port * l->per_input + IN_COUNT]);

@@ -53,6 +53,15 @@ struct router_state {
 	unsigned rr_q;			/* round-robin counter */
 	struct router_state_input in[ROUTER_MAX_IO];
 	struct router_state_output out[ROUTER_MAX_IO];
+	/*
+	 * Section 12, V > 1 only (n_ports / vcs links): the registers of virtual channels
+	 * that are not per virtual port.  out_valid_q of virtual output o*V + c above is
+	 * the link's out_valid_q[o] && out_vc_q[o] == c; out_vc_q[o] itself holds the class
+	 * of the link's last flit while the link is idle.
+	 */
+	int vcs;			/* V */
+	uint8_t out_vc_q[TOPO_MAX_PORTS];	/* per link: the class on its wires */
+	unsigned sw_rr_q;		/* switch allocation: the input scanned first */
 };
 
 /* The live FIFO entry k (0 = head of line) of input i. */
@@ -68,6 +77,7 @@ static inline flit_t router_state_fifo(const struct router_state *s, int i, int 
  *                 credit_out_q, hold_q
  *   per output o: out_valid_q, out_flit_q, credits_q
  *   per router:   rr_q
+ *   V > 1 only (section 12): out_vc_q per link, then sw_rr_q
  *
  * fifo[k] is the k-th live entry from the head of line (storage slot rd_ptr + k); an
  * entry at or beyond count is not architectural (the RTL does not reset its storage)
@@ -79,11 +89,12 @@ static inline flit_t router_state_fifo(const struct router_state *s, int i, int 
  */
 enum router_reg {
 	REG_COUNT, REG_RD_PTR, REG_WR_PTR, REG_FIFO, REG_ROUTE_Q, REG_CREDIT_OUT_Q, REG_HOLD_Q,
-	REG_OUT_VALID_Q, REG_OUT_FLIT_Q, REG_CREDITS_Q, REG_RR_Q,
+	REG_OUT_VALID_Q, REG_OUT_FLIT_Q, REG_CREDITS_Q, REG_RR_Q, REG_OUT_VC_Q, REG_SW_RR_Q,
 };
 
 struct router_regs_layout {
 	int n_in, n_out, depth;
+	int vc_links;			/* links with out_vc_q: P if V > 1, else 0 */
 	int per_input;			/* values per input: 6 + depth */
 	int words;			/* values per router */
 };
@@ -91,11 +102,13 @@ struct router_regs_layout {
 /* Where value k of the vector is: which register, of which port, which FIFO entry. */
 struct router_reg_place {
 	enum router_reg reg;
-	int port;			/* input or output index; -1 for rr_q */
+	int port;			/* input, output or (out_vc_q) link index; -1 for rr_q, sw_rr_q */
 	int entry;			/* REG_FIFO: k of fifo[k]; else -1 */
 };
 
-void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth);
+/* vc_links: the number of links P when V > 1 (out_vc_q, sw_rr_q), 0 when V = 1. */
+void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth,
+			int vc_links);
 /* s's registers into v (l->words values). */
 void router_state_pack(const struct router_regs_layout *l, const struct router_state *s,
 		       uint64_t *v);
@@ -111,7 +124,8 @@ const char *router_reg_name(enum router_reg r);
 /* Its width in bits, for a waveform (flit_width = W + 2). */
 int router_reg_width(const struct router_regs_layout *l, enum router_reg r, int flit_width);
 /*
- * "input 2 fifo[1] (count 2)", "output 5 credits_q", "rr_q": value k of the vector
+ * "input 2 fifo[1] (count 2)", "output 5 credits_q", "link 1 out_vc_q", "rr_q": value k
+ * of the vector
  * v (whose count names the live entries) into buf.
  */
 void router_regs_describe(const struct router_regs_layout *l, int k, const uint64_t *v,

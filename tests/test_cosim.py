@@ -187,7 +187,8 @@ def algos():
 def registers(topo, extra):
     """Register values compared per cycle by --compare all: every router's count,
     rd_ptr, wr_ptr, BufferDepth FIFO entries, route_q, credit_out_q, hold_q per input,
-    out_valid_q, out_flit_q, credits_q per output, and rr_q (model/router_state.h)."""
+    out_valid_q, out_flit_q, credits_q per output, rr_q, and with V > 1 out_vc_q per
+    link and sw_rr_q (model/router_state.h)."""
     kind, size = topo.split(":")
     vcs = 1
     if kind == "hypercube":
@@ -205,7 +206,8 @@ def registers(topo, extra):
     n_in = ports * vcs + (1 if "--one-port" in extra else ports)
     n_out = ports * vcs + (1 if "--one-port" in extra else ports * vcs)
     depth = int(extra[extra.index("--buffer-depth") + 1]) if "--buffer-depth" in extra else 4
-    return nodes * (n_in * (6 + depth) + 3 * n_out + 1)
+    vc_regs = ports + 1 if vcs > 1 else 0
+    return nodes * (n_in * (6 + depth) + 3 * n_out + 1 + vc_regs)
 
 
 def random_traffic():

@@ -964,7 +964,8 @@ static void test_register_vector(void)
 
 	if (!x)
 		return;
-	router_regs_layout(&l, 6, 6, 4);
+	/* Two links with virtual channels: out_vc_q and sw_rr_q in the vector too. */
+	router_regs_layout(&l, 6, 6, 4, 2);
 	for (int trial = 0; trial < 2000; trial++) {
 		struct router_state *a = &x[0], *b = &x[1];
 		bool eq, packed_eq;
@@ -982,7 +983,7 @@ static void test_register_vector(void)
 		}
 		*b = *a;
 		/* One change, which may or may not be architectural (a stale FIFO slot). */
-		switch (rand_r(&seed) % 4) {
+		switch (rand_r(&seed) % 6) {
 		case 0:
 			b->in[trial % 6].fifo[rand_r(&seed) % 4] ^= 1;
 			break;
@@ -991,6 +992,12 @@ static void test_register_vector(void)
 			break;
 		case 2:
 			b->out[trial % 6].credits_q ^= 1;
+			break;
+		case 3:
+			b->out_vc_q[trial % 2] ^= (uint8_t)(rand_r(&seed) % 2);
+			break;
+		case 4:
+			b->sw_rr_q = (unsigned)(rand_r(&seed) % 6);
 			break;
 		default:
 			b->rr_q = (unsigned)(rand_r(&seed) % 6);
