@@ -17,31 +17,61 @@
  * the order matters.  aabmeshxy goes along the rows first (z_1 = columns), aabmeshyx
  * along the columns first (z_1 = rows).
  *
+ * Rings and tori.  aabmeshxy and aabmeshyx run on them unchanged (each line of a torus
+ * is a line with one link more, which they leave unused).  aabtorusxy and aabtorusyx
+ * gossip each ring dimension of even size z by Lemma 7 (ring K(z), one-port,
+ * full-duplex): the pairs (0,1), (2,3), ... in odd rounds and (1,2), ..., (z-1,0) in
+ * even rounds, z/2 rounds.  After round r the pair (a, a+1) holds positions
+ * a-r+1 .. a+r, so in round r >= 2 a left member a sends a-r+1, a-r+2 and a right one
+ * b sends b+r-2, b+r-1 (round 1: its own): 1 + 2(z/2 - 1) = z - 1 blocks in all,
+ *     z even: z/2 rounds, (z/2) t_s + (z - 1) mu t_m   (Lemma 7, optimal);
+ * a dimension of odd size is gossiped as a line (Lemma 6: z rounds, (2z - 2) mu);
+ * Lemma 7's odd schedule ((z+3)/2 rounds, (3z-1)/2 mu) is not implemented.  On a ring
+ * (1 x N) both orders are the one dimension.
+ *
  * The rounds are the source's synchronous steps: a round's sends are made when every
  * message of the previous round has been delivered (the skeleton's ideal barrier,
  * which costs no cycle).  A one-port node then sends at most one and receives at most
  * one message per round, all one hop on distinct link directions, so a round lasts
- * exactly t_s + 1 + m mu, m = the most blocks a message of the round carries: Lemma 6
- * and Lemma 8 with t_s + 1 for t_s (one hop per round), exactly.
+ * exactly t_s + 1 + m mu, m = the most blocks a message of the round carries: Lemmas 6,
+ * 7 and 8 with t_s + 1 for t_s (one hop per round), exactly.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "common.h"
 
-/* A dimension of the mesh: a line of z positions, each standing for `group` blocks. */
+/*
+ * A dimension of the network: z positions, each standing for `group` blocks, gossiped
+ * as a ring (Lemma 7) or as a line (Lemma 6).
+ */
 struct line_phase {
 	int z, group;
+	bool ring;
 };
 
-/* The rounds of Lemma 6 and the blocks moved per message: z even z-1, z odd z (z >= 3). */
-static int line_rounds(int z)
+/* variant: the dimension gossiped first; RING_ROUNDS: Lemma 7 on even rings. */
+enum { ROWS_FIRST = 0, COLUMNS_FIRST = 1, RING_ROUNDS = 2 };
+
+/*
+ * The rounds of Lemma 6 and the blocks moved per message: z even z-1, z odd z (z >= 3);
+ * Lemma 7 on an even ring: z/2 rounds, z - 1 blocks.
+ */
+static int line_rounds(const struct line_phase *ph)
 {
+	int z = ph->z;
+
+	if (ph->ring)
+		return z / 2;
 	return z <= 1 ? 0 : (z % 2 ? z : z - 1);
 }
 
-static int line_spans(int z)
+static int line_spans(const struct line_phase *ph)
 {
+	int z = ph->z;
+
+	if (ph->ring)
+		return z - 1;
 	return z <= 1 ? 0 : (z % 2 ? 2 * z - 2 : 2 * z - 3);
 }
 
@@ -50,9 +80,10 @@ static void phases(const struct algo_params *p, bool xy, struct line_phase ph[2]
 {
 	const struct topology *t = &p->cfg->topo;
 	int first = xy ? t->cols : t->rows, second = xy ? t->rows : t->cols;
+	bool ring = (p->variant & RING_ROUNDS) && topology_wraps(t);
 
-	ph[0] = (struct line_phase){ first, 1 };
-	ph[1] = (struct line_phase){ second, first };
+	ph[0] = (struct line_phase){ first, 1, ring && first % 2 == 0 };
+	ph[1] = (struct line_phase){ second, first, ring && second % 2 == 0 };
 }
 
 /* Node at position `pos` of node v's line in the given phase. */
@@ -78,14 +109,34 @@ static int plan_position(struct plan *pl, const struct topology *t, bool xy, int
 	return 0;
 }
 
-/* variant: the dimension gossiped first. */
-enum { ROWS_FIRST, COLUMNS_FIRST };
+/*
+ * Lemma 7's rounds on an even ring of z positions (phase f), from position me of
+ * node's ring; round numbers continue from *round.
+ */
+static int ring_phase(struct plan *pl, const struct topology *t, bool xy, int f, bool along_row,
+		      int node, int me, int z, int *round)
+{
+	for (int r = 1; r <= z / 2; r++, (*round)++) {
+		bool left = r % 2 ? me % 2 == 0 : me % 2 == 1;
+		int q = ((left ? me + 1 : me - 1) + z) % z;
+		int first = r == 1 ? me : left ? me - r + 1 : me + r - 2, count = r == 1 ? 1 : 2;
+		struct xfer_spec x = { .dest = node_at(t, along_row, node, q), .group = *round,
+				       .round = *round };
+
+		if (plan_xfer(pl, &x))
+			return -1;
+		for (int k = 0; k < count; k++)
+			if (plan_position(pl, t, xy, f, node_at(t, along_row, node, ((first + k) % z + z) % z)))
+				return -1;
+	}
+	return 0;
+}
 
 static int mesh_plan(const struct algo_params *p, int node, const struct receipt *r,
 		     struct plan *pl)
 {
 	const struct topology *t = &p->cfg->topo;
-	bool xy = p->variant == ROWS_FIRST;
+	bool xy = (p->variant & COLUMNS_FIRST) == 0;
 	struct line_phase ph[2];
 	int round = 1, rc = 0;
 
@@ -93,10 +144,15 @@ static int mesh_plan(const struct algo_params *p, int node, const struct receipt
 		return 0;
 	phases(p, xy, ph);
 	for (int f = 0; f < 2 && !rc; f++) {
-		int z = ph[f].z, *lo = malloc(sizeof(int) * (size_t)z * 2), *hi;
+		int z = ph[f].z, *lo, *hi;
 		bool along_row = f == 0 ? xy : !xy;
 		int me = along_row ? mesh_col(t, node) : mesh_row(t, node);
 
+		if (ph[f].ring) {
+			rc = ring_phase(pl, t, xy, f, along_row, node, me, z, &round);
+			continue;
+		}
+		lo = malloc(sizeof(int) * (size_t)z * 2);
 		if (!lo)
 			return plan_out_of_memory(pl);
 		hi = lo + z;
@@ -141,7 +197,7 @@ static int mesh_plan(const struct algo_params *p, int node, const struct receipt
 static void mesh_predict(const struct algo_params *p, const struct schedule_result *s,
 			 struct prediction *o)
 {
-	bool xy = p->variant == ROWS_FIRST;
+	bool xy = (p->variant & COLUMNS_FIRST) == 0;
 	struct line_phase ph[2];
 	int ts = p->cfg->startup, mu = algo_mu(p);
 	double T = 0, pub = 0;
@@ -150,12 +206,21 @@ static void mesh_predict(const struct algo_params *p, const struct schedule_resu
 	(void)s;
 	phases(p, xy, ph);
 	for (int f = 0; f < 2; f++) {
-		int R = line_rounds(ph[f].z), S = line_spans(ph[f].z);
+		int R = line_rounds(&ph[f]), S = line_spans(&ph[f]);
 
 		T += R * (ts + 1.0) + (double)S * ph[f].group * mu;
 		pub += (double)R * ts + (double)S * ph[f].group * mu;
-		snprintf(terms[f], sizeof(terms[f]), "t(M(%d), %d mu) = %d rounds, %d x %d mu",
-			 ph[f].z, ph[f].group, R, S, ph[f].group);
+		snprintf(terms[f], sizeof(terms[f]), "t(%s(%d), %d mu) = %d rounds, %d x %d mu",
+			 ph[f].ring ? "K" : "M", ph[f].z, ph[f].group, R, S, ph[f].group);
+	}
+	if (p->variant & RING_ROUNDS) {
+		predict_set(o, T, true, DERIVED("aabtorus"),
+			    "Lemma 8 with t_s + 1 per round: %s; %s; sum (rounds (t_s + 1) + blocks mu) = %.0f",
+			    terms[0], terms[1], T);
+		predict_published(o, pub, "Lecture 11, Lemmas 7 and 8 (Lemma 6 on odd sides)",
+				  "t(K(z1), mu) + t(K(z2), z1 mu), t(K(z), mu) = (z/2) t_s + (z-1) mu (z even), "
+				  "a line's z t_s + (2z-2) mu (z odd) = %.0f", pub);
+		return;
 	}
 	predict_set(o, T, true, DERIVED("aabmesh"),
 		    "Lemma 8 with t_s + 1 per round: %s; %s; sum (rounds (t_s + 1) + blocks mu) = %.0f",
@@ -165,10 +230,6 @@ static void mesh_predict(const struct algo_params *p, const struct schedule_resu
 			  "z t_s + (2z-2) mu (z odd, 0 for z = 1) = %.0f", pub);
 }
 
-static int mesh_supports(const struct algo_params *p, char *err, size_t len)
-{
-	return algo_need_mesh(p, "aabmeshxy and aabmeshyx", err, len);
-}
 
 const struct algorithm algo_aabmeshxy = {
 	.name = "aabmeshxy",
@@ -176,11 +237,10 @@ const struct algorithm algo_aabmeshxy = {
 	.formula_source = "derived; Lecture 11, Lemmas 6 and 8",
 	.description = "all-to-all broadcast, one-port mesh: linear-array gossip along the rows, then the columns",
 	.kind = COLL_AAB,
-	.topologies = ALGO_MESH,
-	.networks = "any mesh, lines 1 x N and N x 1 included",
+	.topologies = ALGO_MESH | ALGO_RING | ALGO_TORUS,
+	.networks = "any mesh, lines 1 x N and N x 1 included; rings and tori (as lines)",
 	.all_port = false,
 	.variant = ROWS_FIRST,
-	.supports = mesh_supports,
 	.plan = mesh_plan,
 	.predict = mesh_predict,
 };
@@ -191,11 +251,38 @@ const struct algorithm algo_aabmeshyx = {
 	.formula_source = "derived; Lecture 11, Lemmas 6 and 8",
 	.description = "all-to-all broadcast, one-port mesh: linear-array gossip along the columns, then the rows",
 	.kind = COLL_AAB,
-	.topologies = ALGO_MESH,
-	.networks = "any mesh, lines 1 x N and N x 1 included",
+	.topologies = ALGO_MESH | ALGO_RING | ALGO_TORUS,
+	.networks = "any mesh, lines 1 x N and N x 1 included; rings and tori (as lines)",
 	.all_port = false,
 	.variant = COLUMNS_FIRST,
-	.supports = mesh_supports,
+	.plan = mesh_plan,
+	.predict = mesh_predict,
+};
+
+const struct algorithm algo_aabtorusxy = {
+	.name = "aabtorusxy",
+	.source = "Lecture 11, Lemmas 7 and 8 (dimension by dimension, rows first)",
+	.formula_source = "derived; Lecture 11, Lemmas 7 and 8",
+	.description = "all-to-all broadcast, one-port torus or ring: ring gossip along the rows, then the columns",
+	.kind = COLL_AAB,
+	.topologies = ALGO_RING | ALGO_TORUS,
+	.networks = "ring:N, torus:RxC (odd sides gossiped as lines)",
+	.all_port = false,
+	.variant = ROWS_FIRST | RING_ROUNDS,
+	.plan = mesh_plan,
+	.predict = mesh_predict,
+};
+
+const struct algorithm algo_aabtorusyx = {
+	.name = "aabtorusyx",
+	.source = "Lecture 11, Lemmas 7 and 8 (dimension by dimension, columns first)",
+	.formula_source = "derived; Lecture 11, Lemmas 7 and 8",
+	.description = "all-to-all broadcast, one-port torus or ring: ring gossip along the columns, then the rows",
+	.kind = COLL_AAB,
+	.topologies = ALGO_RING | ALGO_TORUS,
+	.networks = "ring:N, torus:RxC (odd sides gossiped as lines)",
+	.all_port = false,
+	.variant = COLUMNS_FIRST | RING_ROUNDS,
 	.plan = mesh_plan,
 	.predict = mesh_predict,
 };

@@ -51,12 +51,16 @@ static void consider(struct lower_bound *b, long long flits, long long links, co
 	}
 }
 
-/* Every straight cut, in both directions (links are full-duplex, so equal counts). */
+/*
+ * Every straight cut, in both directions (links are full-duplex, so equal counts).  On
+ * a ring or torus a straight cut crosses each row (column) twice: between its two
+ * halves and across the wraparound link.
+ */
 static void straight_cuts(const struct sim_config *cfg, bool aas, long long mu,
 			  struct lower_bound *b)
 {
 	const struct topology *t = &cfg->topo;
-	long long ts = cfg->startup, n = t->nodes;
+	long long ts = cfg->startup, n = t->nodes, twice = topology_wraps(t) ? 2 : 1;
 
 	if (t->kind == TOPO_HYPERCUBE) {
 		for (int k = 0; k < t->dim; k++)
@@ -66,14 +70,14 @@ static void straight_cuts(const struct sim_config *cfg, bool aas, long long mu,
 	for (int j = 0; j + 1 < t->cols; j++) {
 		long long left = (long long)t->rows * (j + 1), right = n - left;
 
-		consider(b, crossing(aas, left, right, mu), t->rows, "after column %d", j, ts);
-		consider(b, crossing(aas, right, left, mu), t->rows, "after column %d", j, ts);
+		consider(b, crossing(aas, left, right, mu), twice * t->rows, "after column %d", j, ts);
+		consider(b, crossing(aas, right, left, mu), twice * t->rows, "after column %d", j, ts);
 	}
 	for (int j = 0; j + 1 < t->rows; j++) {
 		long long top = (long long)t->cols * (j + 1), bottom = n - top;
 
-		consider(b, crossing(aas, top, bottom, mu), t->cols, "after row %d", j, ts);
-		consider(b, crossing(aas, bottom, top, mu), t->cols, "after row %d", j, ts);
+		consider(b, crossing(aas, top, bottom, mu), twice * t->cols, "after row %d", j, ts);
+		consider(b, crossing(aas, bottom, top, mu), twice * t->cols, "after row %d", j, ts);
 	}
 }
 

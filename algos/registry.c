@@ -16,8 +16,9 @@ extern const struct algorithm algo_def, algo_defap, algo_sc1d, algo_sc2d, algo_i
 /* All-to-all broadcast (docs/algorithms.md#all-to-all-broadcast-gossip). */
 extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo_aabmeshyx,
 	algo_aabbcast, algo_aabbcastnaive;
-/* Rings (docs/microarchitecture.md section 12). */
-extern const struct algorithm algo_rdring, algo_rdringnf;
+/* Rings and tori (docs/microarchitecture.md section 12). */
+extern const struct algorithm algo_rdring, algo_rdringnf, algo_ringaas1, algo_ringaas2,
+	algo_aabtorusxy, algo_aabtorusyx;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -47,10 +48,14 @@ const struct algorithm *const algorithms[] = {
 	&algo_binexch,
 	&algo_quadexch,
 	&algo_quadexchh,
+	&algo_ringaas1,
+	&algo_ringaas2,
 	&algo_aabdimex,
 	&algo_aabflood,
 	&algo_aabmeshxy,
 	&algo_aabmeshyx,
+	&algo_aabtorusxy,
+	&algo_aabtorusyx,
 	&algo_aabbcast,
 	&algo_aabbcastnaive,
 	NULL,
