@@ -18,7 +18,7 @@ extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo
 	algo_aabbcast, algo_aabbcastnaive;
 /* Rings and tori (docs/microarchitecture.md section 12). */
 extern const struct algorithm algo_rdring, algo_rdringnf, algo_ringaas1, algo_ringaas2,
-	algo_aabtorusxy, algo_aabtorusyx;
+	algo_aabtorusxy, algo_aabtorusyx, algo_aabham2;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -56,6 +56,7 @@ const struct algorithm *const algorithms[] = {
 	&algo_aabmeshyx,
 	&algo_aabtorusxy,
 	&algo_aabtorusyx,
+	&algo_aabham2,
 	&algo_aabbcast,
 	&algo_aabbcastnaive,
 	NULL,

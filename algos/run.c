@@ -137,8 +137,13 @@ void algo_end(struct algo_session *x, const struct sim *s, enum sim_status statu
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
 	out->no_memory = skeleton_no_memory(x->sk);
-	/* Every node must receive the whole message, however it is cut into packets. */
-	x->words = x->a->packets ? x->params.flits - 1 : skeleton_words(x->sk);
+	/*
+	 * Every node must receive the whole message, however it is cut into packets or
+	 * blocks (shape(): every block of an origin).
+	 */
+	x->words = x->a->packets ? x->params.flits - 1
+		   : x->a->shape ? skeleton_words(x->sk) * skeleton_blocks(x->sk)
+				 : skeleton_words(x->sk);
 	if (x->a->packets)
 		out->packets = skeleton_blocks(x->sk);
 	algo_abandon(x);
