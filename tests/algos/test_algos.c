@@ -160,6 +160,11 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 	}
 	if (mesh_bcast_form(name, t, root, ts, L, k) >= 0)
 		return mesh_bcast_form(name, t, root, ts, L, k);
+	/* Rings and tori (docs/algorithms.md#ringaas, #aabtorus, #aabham2). */
+	if (!strcmp(name, "ringaas1"))
+		return (p - 1) * (ts + 1) + (L - 1) * p * (p - 1) / 2;
+	if (!strcmp(name, "ringaas2"))
+		return p / 2 * (ts + 1) + (L - 1) * (p / 2) * (p / 2 + 1) / 2;
 	if (!strcmp(name, "rowcol"))
 		return line_form(t->cols, t->rows, ts, L - 1) + line_form(t->rows, t->cols, ts, L - 1);
 	if (!strcmp(name, "linexch1"))
@@ -217,7 +222,8 @@ static long long expected_messages(const char *name, const struct topology *t, i
 	if (!strcmp(name, "irrowcol") || !strcmp(name, "irrowcolct"))
 		return (cs > 0) + (cs < c - 1) + c * ((rs > 0) + (rs < r - 1));
 
-	if (!strcmp(name, "direx") || !strcmp(name, "linexch1") || !strcmp(name, "linexch2"))
+	if (!strcmp(name, "direx") || !strcmp(name, "linexch1") || !strcmp(name, "linexch2") ||
+	    !strcmp(name, "ringaas1") || !strcmp(name, "ringaas2"))
 		return p * (p - 1);
 	if (!strcmp(name, "standexch") || !strcmp(name, "binexch"))
 		return p * ilog2((int)p);
@@ -592,6 +598,46 @@ static void test_rings(void)
 	}
 	exact_run("pbcast", "torus:8x8", 10, 17, 27, NULL);
 	exact_run("pbcast", "torus:5x3", 4, 9, 7, NULL);
+}
+
+/*
+ * Lecture 11's ring AAS, one way (one-port) and both ways (all-port), on even and odd
+ * rings: data, exact cycles (prediction, closed form, schedule), no conflicts,
+ * messages, bounds (the AAB algorithms on rings and tori: test_gossip.c).
+ */
+static void test_ring_aas(void)
+{
+	static const char *rings[] = { "ring:2", "ring:3", "ring:4", "ring:7", "ring:8", "ring:16" };
+	static const int Ls[] = { 1, 3, 9 }, tss[] = { 1, 4, 10 };
+
+	for (size_t k = 0; k < sizeof(rings) / sizeof(rings[0]); k++)
+		for (int l = 0; l < 3; l++) {
+			exact_run("ringaas1", rings[k], tss[(k + l) % 3], Ls[l], 0, NULL);
+			exact_run("ringaas2", rings[k], tss[(k + l + 1) % 3], Ls[l], 0, NULL);
+		}
+	{
+		struct opts o2 = { .depth = 2 };
+
+		exact_run("ringaas1", "ring:6", 2, 33, 0, &o2);
+		exact_run("ringaas2", "ring:9", 2, 33, 0, &o2);
+	}
+	/* Both ways beat one way; neither runs elsewhere (one line each). */
+	{
+		struct sim_config cfg;
+		struct algo_run one, two, r;
+
+		do_run(algo_find("ringaas1"), "ring:12", 5, 9, 0, NULL, &cfg, &one);
+		do_run(algo_find("ringaas2"), "ring:12", 5, 9, 0, NULL, &cfg, &two);
+		check(one.data_ok && two.data_ok && two.cycles < one.cycles,
+		      "ringaas2 on ring:12 (%llu cycles) beats ringaas1 (%llu)",
+		      (unsigned long long)two.cycles, (unsigned long long)one.cycles);
+		check(do_run(algo_find("ringaas1"), "mesh:1x8", 5, 3, 0, NULL, &cfg, &r) == -1 &&
+		      r.error[0] && !strchr(r.error, '\n'), "supports: ringaas1 on mesh:1x8 rejected: %s",
+		      r.error);
+		check(do_run(algo_find("ringaas2"), "torus:4x4", 5, 3, 0, NULL, &cfg, &r) == -1 &&
+		      r.error[0] && !strchr(r.error, '\n'), "supports: ringaas2 on torus:4x4 rejected: %s",
+		      r.error);
+	}
 }
 
 /* ---- the other mesh broadcasts (Barnett et al.; IR row then column) ---- */
@@ -1086,6 +1132,7 @@ int main(int argc, char **argv)
 
 	test_registry();
 	test_rings();
+	test_ring_aas();
 	test_supports();
 	test_skeleton();
 	test_bounds();

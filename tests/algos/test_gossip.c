@@ -175,7 +175,7 @@ static const char *hc(int d)
 static void test_registry(void)
 {
 	static const char *names[] = { "aabdimex", "aabflood", "aabmeshxy", "aabmeshyx",
-				       "aabbcast", "aabbcastnaive" };
+				       "aabbcast", "aabbcastnaive", "aabtorusxy", "aabtorusyx", "aabham2" };
 
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 		const struct algorithm *a = algo_find(names[k]);
@@ -271,6 +271,99 @@ static void test_mesh(void)
 			      "Corollary 9 on %s: odd size first (%s) %llu cycles < %s %llu", odd_even[k][0],
 			      odd_even[k][1], (unsigned long long)good.cycles, other,
 			      (unsigned long long)bad.cycles);
+		}
+	}
+}
+
+/*
+ * Rings and tori (docs/algorithms.md#aabtorus, #aabham2): Lemma 7 on every even ring
+ * and Lemma 6 on odd ones, dimension by dimension (Lemma 8), in both orders; the
+ * mesh's line gossip on tori; the two Hamiltonian cycles on square tori.  Exact and
+ * conflict-free, with closed forms where the sides are even.
+ */
+static long long torus_closed(int rows, int cols, bool xy, int ts, int mu)
+{
+	int z1 = xy ? cols : rows, z2 = xy ? rows : cols;
+
+	if (z1 % 2 || (z2 % 2 && z2 != 1))
+		return -1;
+	/* (z/2)(t_s + 1) + (z - 1) mu per ring, z_1 mu per position in the second. */
+	return z1 / 2 * (ts + 1ll) + (z1 - 1ll) * mu + z2 / 2 * (ts + 1ll) + (z2 - 1ll) * z1 * mu;
+}
+
+static void test_torus(void)
+{
+	static const char *nets[] = { "ring:2", "ring:3", "ring:8", "ring:7", "ring:16", "torus:2x2",
+				      "torus:4x4", "torus:4x6", "torus:6x4", "torus:3x4", "torus:5x3",
+				      "torus:8x8", "torus:2x6" };
+	static const int Ls[] = { 1, 2, 17 }, tss[] = { 1, 5, 20 };
+
+	for (size_t m = 0; m < sizeof(nets) / sizeof(nets[0]); m++) {
+		struct topology t;
+		char err[64];
+
+		topology_parse(nets[m], &t, err, sizeof(err));
+		for (int l = 0; l < 3; l++) {
+			int ts = tss[(l + (int)m) % 3];
+
+			exact("aabtorusxy", nets[m], ts, Ls[l], NULL,
+			      torus_closed(t.rows, t.cols, true, ts, Ls[l] - 1), true);
+			exact("aabtorusyx", nets[m], ts, Ls[l], NULL,
+			      torus_closed(t.rows, t.cols, false, ts, Ls[l] - 1), true);
+			exact("aabmeshxy", nets[m], ts, Ls[l], NULL,
+			      mesh_closed(t.rows, t.cols, true, ts, Ls[l] - 1), true);
+		}
+	}
+	for (int n = 3; n <= 8; n++) {
+		char topo[32];
+		int ts = 1 + n % 5, L = 1 + 2 * (n % 4);
+
+		snprintf(topo, sizeof(topo), "torus:%dx%d", n, n);
+		exact("aabham2", topo, ts, L, NULL, (long long)(n * n / 2) * (ts + 1 + (L - 1) / 2), true);
+	}
+	{
+		struct opts d2 = { .depth = 2 };
+
+		exact("aabham2", "torus:4x4", 2, 33, &d2, 8 * (2 + 1 + 16), true);
+		exact("aabtorusxy", "torus:4x4", 2, 33, &d2, torus_closed(4, 4, true, 2, 32), true);
+	}
+	/* Lemma 7 beats the line on even rings; Corollary 9 (odd side first) on a torus. */
+	{
+		struct sim_config cfg;
+		struct algo_run ring, line, xy, yx;
+
+		run("aabtorusxy", "torus:4x6", 5, 9, NULL, &cfg, &ring);
+		run("aabmeshxy", "torus:4x6", 5, 9, NULL, &cfg, &line);
+		run("aabtorusxy", "torus:3x4", 5, 9, NULL, &cfg, &xy);
+		run("aabtorusyx", "torus:3x4", 5, 9, NULL, &cfg, &yx);
+		check(ring.data_ok && line.data_ok && ring.cycles < line.cycles && yx.cycles < xy.cycles,
+		      "aabtorusxy on torus:4x6 %llu < aabmeshxy %llu; on torus:3x4 columns (odd) first "
+		      "%llu < rows first %llu", (unsigned long long)ring.cycles,
+		      (unsigned long long)line.cycles, (unsigned long long)yx.cycles,
+		      (unsigned long long)xy.cycles);
+	}
+	/* What they do not run on, one line each. */
+	{
+		static const struct {
+			const char *name, *topo;
+			int L;
+		} bad[] = {
+			{ "aabtorusxy", "mesh:4x4", 3 }, { "aabham2", "torus:4x5", 3 },
+			{ "aabham2", "torus:2x2", 3 }, { "aabham2", "torus:4x4", 4 },
+			{ "aabham2", "mesh:4x4", 3 },
+		};
+
+		for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
+			const struct algorithm *a = algo_find(bad[k].name);
+			struct sim_config cfg;
+			struct algo_run r;
+			struct algo_params p;
+
+			setup(a, bad[k].topo, 5, NULL, &cfg);
+			p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = bad[k].L };
+			check(algo_run(a, &p, NULL, &r) == -1 && r.error[0] && !strchr(r.error, '\n'),
+			      "supports: %s on %s, L %d rejected: %s", bad[k].name, bad[k].topo, bad[k].L,
+			      r.error);
 		}
 	}
 }
@@ -573,6 +666,7 @@ int main(void)
 	test_dimex();
 	test_flood();
 	test_mesh();
+	test_torus();
 	test_deadlock();
 	test_bcast();
 	test_serial();
