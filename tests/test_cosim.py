@@ -17,8 +17,9 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves|configs|rings}
   configs configurations no other test uses, each built on its first run (the RTL
           of every configuration is built on demand and cached: cosim/rtl_cache.h)
   rings   rings and tori with virtual channels (docs/microarchitecture.md section 12):
-          the B broadcast's exact cycles, random traffic, zero mismatches on every
-          register, and the faults in the VC logic (InjectBug 14-16) caught
+          the B broadcast's exact cycles, the ring and torus collectives, random
+          traffic, zero mismatches on every register, and the faults in the VC logic
+          (InjectBug 14-16) caught
 
 Every configuration is built the first time a test asks for it, in the suite's own
 cache (XDG_CACHE_HOME, tests/CMakeLists.txt).
@@ -485,6 +486,18 @@ def rings():
             check(ok, "cosim pbcast on %s %s, L=%d root %d: %s cycles (t_s + D + L - 1 = %d), %s signals, %s mismatches"
                   % (topo, " ".join(extra), flits, root, j.get("cycles"), 3 + D + flits - 1,
                      j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+    # The source algorithms on rings and tori (docs/algorithms.md): exact, zero mismatches,
+    # one-port (ringaas1, aabtorus*) and all-port (ringaas2, aabham2) builds.
+    for algo, topo, flits in (("ringaas1", "ring:8", 3), ("ringaas2", "ring:8", 5),
+                              ("aabtorusxy", "ring:8", 5), ("aabtorusyx", "torus:4x4", 3),
+                              ("aabham2", "torus:4x4", 5)):
+        r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                        "--startup", "3", "--engine", "cosim", "--json")
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+              and j.get("cycles") == j.get("predicted_cycles") and j.get("cycles_compared", 0) > 0)
+        check(ok, "cosim %s on %s, L=%d: %s cycles (predicted %s), %s mismatches"
+              % (algo, topo, flits, j.get("cycles"), j.get("predicted_cycles"),
+                 j.get("mismatches", r.stderr.strip()[-300:])))
     # Random traffic at and beyond saturation, IR and (one at a time) broadcasts, stalls.
     for seed, (topo, extra) in enumerate((("ring:8", []), ("torus:4x4", []),
                                           ("torus:4x4", ["--virtual-channels", "3"]),
