@@ -150,6 +150,13 @@ void algo_predict(struct algo_session *x, struct algo_run *out)
 	bound(a, &x->params, x->words, out);
 }
 
+void algo_predict_only(struct algo_session *x, struct algo_run *out)
+{
+	x->words = skeleton_words(x->sk);
+	algo_abandon(x);
+	algo_predict(x, out);
+}
+
 void algo_abandon(struct algo_session *x)
 {
 	skeleton_destroy(x->sk);

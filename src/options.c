@@ -26,23 +26,34 @@ const struct option_def option_table[N_OPTIONS] = {
 #undef OPTION
 };
 
-static const char *const command_names[N_COMMANDS] = {
-	[CMD_ID_RUN] = "run",
-	[CMD_ID_SWEEP] = "sweep",
-	[CMD_ID_TRAFFIC] = "traffic",
-	[CMD_ID_TRACE] = "trace",
-	[CMD_ID_LIST] = "list",
+static const struct {
+	const char *name;
+	const char *operands;	/* what follows the options, NULL if nothing may */
+} commands[N_COMMANDS] = {
+	[CMD_ID_RUN] = { "run", NULL },
+	[CMD_ID_SWEEP] = { "sweep", NULL },
+	[CMD_ID_TRAFFIC] = { "traffic", NULL },
+	[CMD_ID_TRACE] = { "trace", NULL },
+	[CMD_ID_REPRODUCE] = { "reproduce", NULL },
+	[CMD_ID_MERGE] = { "merge", "DIR..." },
+	[CMD_ID_TREE] = { "tree", NULL },
+	[CMD_ID_LIST] = { "list", NULL },
 };
 
 const char *command_name(enum command c)
 {
-	return command_names[c];
+	return commands[c].name;
+}
+
+const char *command_operands(enum command c)
+{
+	return commands[c].operands;
 }
 
 int command_find(const char *name)
 {
 	for (int c = 0; c < N_COMMANDS; c++)
-		if (!strcmp(command_names[c], name))
+		if (!strcmp(commands[c].name, name))
 			return c;
 	return -1;
 }
@@ -260,6 +271,34 @@ static int parse_value(struct options *o, enum option_id id, struct option_value
 	}
 	snprintf(msg, len, "no such option type");
 	return -1;
+}
+
+int options_check_value(enum command c, const char *name, const char *text, char *msg,
+			size_t len)
+{
+	struct options *scratch;
+	struct option_value v = { 0 };
+	int id, rc;
+
+	for (id = 0; id < N_OPTIONS; id++)
+		if (takes((enum option_id)id, c) && !strcmp(option_table[id].name, name))
+			break;
+	if (id == N_OPTIONS) {
+		snprintf(msg, len, "'%s' is not an option of %s", name, command_name(c));
+		return -1;
+	}
+	if (!text)
+		return id;
+	/* The lists keep their items in the options' storage: a scratch one. */
+	scratch = calloc(1, sizeof(*scratch));
+	if (!scratch) {
+		snprintf(msg, len, "out of memory");
+		return -1;
+	}
+	scratch->command = c;
+	rc = parse_value(scratch, (enum option_id)id, &v, text, msg, len);
+	free(scratch);
+	return rc ? -1 : id;
 }
 
 /* Set option id from text; origin names where it was given.  0, or -1 and msg. */
@@ -486,9 +525,14 @@ static int scan_argv(struct options *o, int argc, char **argv, bool apply, const
 		if (set_value(o, id, optarg ? optarg : "", origin, msg, sizeof(msg)))
 			return failf(f, EXIT_USAGE, "%s: %s", origin, msg);
 	}
-	if (apply && optind < argc)
-		return failf(f, EXIT_USAGE, "unexpected argument '%s' (see 'wormcast %s --help')",
-			     argv[optind], cmd);
+	if (apply && optind < argc) {
+		/* getopt_long has moved the operands behind the options. */
+		if (!command_operands(o->command))
+			return failf(f, EXIT_USAGE, "unexpected argument '%s' (see 'wormcast %s "
+				     "--help')", argv[optind], cmd);
+		o->operands = argv + optind;
+		o->n_operands = argc - optind;
+	}
 	return 0;
 }
 
@@ -503,6 +547,10 @@ static bool wants_help(int argc, char **argv)
 
 static int check_required(const struct options *o, struct failure *f)
 {
+	if (command_operands(o->command) && o->n_operands == 0)
+		return failf(f, EXIT_USAGE, "%s needs %s (see 'wormcast %s --help')",
+			     command_name(o->command), command_operands(o->command),
+			     command_name(o->command));
 	for (int id = 0; id < N_OPTIONS; id++) {
 		const struct option_def *d = &option_table[id];
 
