@@ -39,6 +39,7 @@ struct algo_params {
 	int root;			/* source of a broadcast, target of a reduction */
 	int flits;			/* L: the length of a one-block message, head and tail included */
 	int variant;			/* set from algorithm.variant by the skeleton and algo_run() */
+	int packets;			/* k for algorithms that cut the message (packets()); 0: theirs */
 };
 
 struct schedule_result;
@@ -90,6 +91,20 @@ struct algorithm {
 	 */
 	void (*shape)(const struct algo_params *p, int *blocks, int *words);
 	/*
+	 * Optional, one-to-all (instead of shape): the root's message of L - 1 words is cut
+	 * into this many packets, blocks (root, *, j) of floor or ceil((L-1)/k) words (the
+	 * longer ones last), packet j being the next slice of the message; at least 1.  An
+	 * algorithm that takes its k from p->packets (--packets) validates it in supports();
+	 * any other algorithm is run with p->packets == 0.
+	 */
+	int (*packets)(const struct algo_params *p);
+	/*
+	 * The source's schedule sends some nodes blocks they already hold (scatter-collect's
+	 * ring): such a copy is checked word by word like any other, then dropped, instead
+	 * of failing the run.
+	 */
+	bool redundant;
+	/*
 	 * The per-node program (skeleton.h): the sends `node` adds to its plan at the
 	 * start (r == NULL) and when it receives a message (r != NULL).  0, or -1 if the
 	 * plan could not be made (the reason goes into the plan: plan_fail()).
@@ -133,6 +148,7 @@ struct algo_run {
 	double scheduled;		/* the contention-free schedule, or -1 if it failed */
 	char schedule_text[256];
 	double lower_bound;		/* cycles (bounds.h), or -1 where none applies (one node) */
+	int packets;			/* blocks per origin of an algorithm with packets(), else -1 */
 	char bound_text[320];		/* the bound's model and its terms */
 	bool no_memory;			/* the driver ran out of memory (error says where) */
 };
@@ -154,7 +170,7 @@ struct algo_session {
 	struct sim_config cfg;		/* the run's: all_port = a->all_port */
 	struct algo_params params;
 	struct skeleton *sk;		/* the driver */
-	int words;			/* payload words per block (for the bound) */
+	int words;			/* payload words per block, or of the whole split message (bound) */
 };
 int algo_begin(const struct algorithm *a, const struct algo_params *p, struct algo_session *x,
 	       struct algo_run *out);

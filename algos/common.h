@@ -57,6 +57,21 @@ void predict_schedule(struct prediction *o, const struct schedule_result *s, boo
 		      const char *source);
 
 /*
+ * RSbcast's halving (rsbcast.c) on the linear array of node indices, for a broadcast
+ * or scatter from R: node x holds [*lo, *hi] and sends to *y the other half, [*ylo,
+ * *yhi]; [*lo, *hi] becomes x's own half.  rs_holds_end(): x may hold [lo, hi] (the
+ * root, or the end of the segment that faces away from the root).
+ */
+void rs_halve(int R, int x, int *lo, int *hi, int *y, int *ylo, int *yhi);
+/*
+ * Recursive doubling's halving on a line (rdmesh.c, Grama et al. 4.1.1): node x holds
+ * [*lo, *hi] and sends to *y, the node of the other half at x's own offset (clamped),
+ * the other half [*ylo, *yhi]; [*lo, *hi] becomes x's own half.
+ */
+void rd_halve(int x, int *lo, int *hi, int *y, int *ylo, int *yhi);
+bool rs_holds_end(int R, int x, int lo, int hi);
+
+/*
  * Grama et al. 4.1's binomial tree on Q_d, for the broadcast (Algorithm 4.2) and its
  * dual, the reduction (Algorithm 4.3): (t_s + t_w m) log p, exact with one hop per step.
  */

@@ -2,7 +2,10 @@
 /*
  * rdmesh.c - one-to-all broadcast on a one-port r x c mesh by recursive doubling
  * (Grama et al. 4.1, sections 4.1.1 and 4.1.2): along the root's row first, then every node
- * of that row in its column.
+ * of that row in its column.  This is also Barnett et al.'s broadcast with separated
+ * dimensions for sizes that are not powers of two (their MST on each line: halve it as
+ * evenly as possible, send to the node at the same position in the other half): one
+ * algorithm, one entry, both sources.
  *
  * On a line segment [lo, hi] held by node x: cut it into halves A = [lo, lo+h-1] and
  * B = [lo+h, hi], h = ceil(size/2); x sends to the node of the other half at its own
@@ -16,8 +19,8 @@
  * a holder's next message trails its previous one on the same straight line (it
  * starts t_s + L - 1 cycles later), and row and column messages use different links.
  *
- * Time.  Grama et al. 4.1: T = (t_s + m t_w) log p (r, c powers of two; for others the seed
- * 000 form with separated dimensions, (ceil(log r) + ceil(log c))(alpha + n beta)).
+ * Time.  Grama et al. 4.1: T = (t_s + m t_w) log p (r, c powers of two; for others Barnett
+ * et al.'s separated dimensions, (ceil(log r) + ceil(log c))(alpha + n beta)).
  * Under this model a message over k hops costs t_s + k + L - 1 and a holder's next
  * send starts t_s + L - 1 after its previous one, so the last node is reached at
  *     T = S (t_s + L - 1) + H
@@ -25,9 +28,9 @@
  * every chain has S = log2 p steps and the one that receives at every step travels
  * c/2 + c/4 + ... + 1 + r/2 + ... + 1 hops:
  *     T = log2(p) (t_s + L - 1) + (r - 1) + (c - 1),  any root, exact.
- * The seed's formula counts each step as t_s + L (one hop); it matches only where
- * every step is one hop (r, c <= 2).  For other sizes predict() evaluates the
- * schedule under the same latency model (see schedule()).
+ * The sources' formulas count each step as t_s + L - 1, no hop: they are below it by the
+ * (r - 1) + (c - 1) hops of the last chain.  For other sizes predict() evaluates the
+ * schedule under the same latency model (schedule.h).
  */
 #include <stdio.h>
 
@@ -41,6 +44,25 @@ static uint64_t rd_tag(int lo, int hi, bool col)
 	return (uint64_t)lo | (uint64_t)hi << 8 | (col ? RD_COL : 0);
 }
 
+void rd_halve(int x, int *lo, int *hi, int *y, int *ylo, int *yhi)
+{
+	int h = (*hi - *lo + 2) / 2;
+
+	if (x < *lo + h) {		/* x in A: target in B */
+		*y = *lo + h + (x - *lo);
+		if (*y > *hi)
+			*y = *hi;
+		*ylo = *lo + h;
+		*yhi = *hi;
+		*hi = *lo + h - 1;
+	} else {			/* x in B: target in A */
+		*y = *lo + (x - *lo - h);
+		*ylo = *lo;
+		*yhi = *lo + h - 1;
+		*lo = *lo + h;
+	}
+}
+
 /* Halving on a line: node x's targets, appended to its plan from group g on. */
 static int rd_line(const struct algo_params *p, int node, bool col, int lo, int hi,
 		   struct plan *pl, int *g)
@@ -49,21 +71,9 @@ static int rd_line(const struct algo_params *p, int node, bool col, int lo, int 
 	int x = col ? mesh_row(t, node) : mesh_col(t, node);
 
 	while (hi > lo) {
-		int h = (hi - lo + 2) / 2, y, ylo, yhi;
+		int y, ylo, yhi;
 
-		if (x < lo + h) {		/* x in A: target in B */
-			y = lo + h + (x - lo);
-			if (y > hi)
-				y = hi;
-			ylo = lo + h;
-			yhi = hi;
-			hi = lo + h - 1;
-		} else {			/* x in B: target in A */
-			y = lo + (x - lo - h);
-			ylo = lo;
-			yhi = lo + h - 1;
-			lo = lo + h;
-		}
+		rd_halve(x, &lo, &hi, &y, &ylo, &yhi);
 		if (plan_forward(pl, col ? y * t->cols + mesh_col(t, node)
 					 : mesh_row(t, node) * t->cols + y,
 				 (*g)++, false, rd_tag(ylo, yhi, col)))
@@ -121,9 +131,11 @@ static void rdm_predict(const struct algo_params *p, const struct schedule_resul
 const struct algorithm algo_rdmesh = {
 	.name = "rdmesh",
 	.networks = "any mesh",
-	.source = "Grama et al. 4.1.1-4.1.2, recursive doubling on a mesh",
+	.source = "Grama et al. 4.1.1-4.1.2, recursive doubling, row then column; the same is "
+		  "Barnett et al.'s separated dimensions",
 	.formula_source = "Grama et al. 4.1 (t_s + t_w m) log p, Barnett et al. separated dimensions; exact: derived",
-	.description = "recursive doubling farthest-first along the root's row, then in every column",
+	.description = "recursive doubling farthest-first along the root's row, then in every "
+		       "column (any size: Barnett et al.'s separated dimensions)",
 	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_MESH,
 	.all_port = false,

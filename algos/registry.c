@@ -10,6 +10,9 @@ extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_
 	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast,
 	algo_standexch, algo_rowcol, algo_linexch1, algo_linexch2, algo_binexch, algo_quadexch,
 	algo_quadexchh;
+/* One-to-all broadcasts on meshes (Barnett et al.; IR row then column). */
+extern const struct algorithm algo_def, algo_defap, algo_sc1d, algo_sc2d, algo_irrowcol,
+	algo_irrowcolct;
 /* All-to-all broadcast (docs/algorithms.md#all-to-all-broadcast-gossip). */
 extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo_aabmeshyx,
 	algo_aabbcast, algo_aabbcastnaive;
@@ -25,6 +28,12 @@ const struct algorithm *const algorithms[] = {
 	&algo_mstnaive,
 	&algo_mstcf,
 	&algo_rsbcast,
+	&algo_def,
+	&algo_defap,
+	&algo_sc1d,
+	&algo_sc2d,
+	&algo_irrowcol,
+	&algo_irrowcolct,
 	&algo_direx,
 	&algo_standexch,
 	&algo_rowcol,

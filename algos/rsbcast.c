@@ -36,34 +36,47 @@ static uint64_t rs_tag(int lo, int hi)
 	return (uint64_t)lo | (uint64_t)hi << 12;
 }
 
+void rs_halve(int R, int x, int *lo, int *hi, int *y, int *ylo, int *yhi)
+{
+	int h = (*hi - *lo + 2) / 2;
+
+	if (x == R ? x < *lo + h : x < R) {
+		/* x in A: send into B; R sends to B's far end, an L-node to its near end. */
+		*y = x == R ? *hi : *lo + h;
+		*ylo = *lo + h;
+		*yhi = *hi;
+		*hi = *lo + h - 1;
+	} else {
+		/* x in B: R sends to A's far end (lo), an R-node to A's near end. */
+		*y = x == R ? *lo : *lo + h - 1;
+		*ylo = *lo;
+		*yhi = *lo + h - 1;
+		*lo = *lo + h;
+	}
+}
+
+bool rs_holds_end(int R, int x, int lo, int hi)
+{
+	return x >= lo && x <= hi && (x == R || (x < R && x == lo) || (x > R && x == hi));
+}
+
 static int rs_plan(const struct algo_params *p, int node, const struct receipt *r,
 		   struct plan *pl)
 {
-	int R = p->root, x = node, lo, hi;
+	int lo, hi;
 	uint64_t tag;
 
 	if (!tree_turn(p, node, r, rs_tag(0, p->cfg->topo.nodes - 1), &tag))
 		return 0;
 	lo = (int)(tag & 0xfff);
 	hi = (int)(tag >> 12 & 0xfff);
-	if ((x < R && x != lo) || (x > R && x != hi) || x < lo || x > hi)
+	if (!rs_holds_end(p->root, node, lo, hi))
 		return plan_fail(pl, "holds [%d, %d], not at the end facing away from the root", lo, hi);
 	for (int g = 0; hi > lo; g++) {
-		int h = (hi - lo + 2) / 2, y;
-		uint64_t ytag;
+		int y, ylo, yhi;
 
-		if (x == R ? x < lo + h : x < R) {
-			/* x in A: send into B; R sends to B's far end, an L-node to its near end. */
-			y = x == R ? hi : lo + h;
-			ytag = rs_tag(lo + h, hi);
-			hi = lo + h - 1;
-		} else {
-			/* x in B: R sends to A's far end (lo), an R-node to A's near end. */
-			y = x == R ? lo : lo + h - 1;
-			ytag = rs_tag(lo, lo + h - 1);
-			lo = lo + h;
-		}
-		if (plan_forward(pl, y, g, false, ytag))
+		rs_halve(p->root, node, &lo, &hi, &y, &ylo, &yhi);
+		if (plan_forward(pl, y, g, false, rs_tag(ylo, yhi)))
 			return -1;
 	}
 	return 0;

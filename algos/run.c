@@ -74,6 +74,7 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 	memset(x, 0, sizeof(*x));
 	out->scheduled = -1;
 	out->lower_bound = -1;
+	out->packets = -1;
 	x->a = a;
 	x->cfg = *p->cfg;
 	x->cfg.all_port = a->all_port;
@@ -95,6 +96,11 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 	}
 	if (!algo_uses_root(a))
 		x->params.root = 0;
+	if (x->params.packets && !a->packets) {
+		snprintf(err, sizeof(err), "%s sends its message whole: a number of packets does not "
+			 "apply", a->name);
+		return setup_error(out, err);
+	}
 	if (sim_config_check(&x->cfg, err, sizeof(err)))
 		return setup_error(out, err);
 	if (a->supports && a->supports(&x->params, err, sizeof(err)))
@@ -108,6 +114,15 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 void algo_driver(struct algo_session *x, struct driver *d)
 {
 	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event };
+}
+
+/* What the bound needs of the driver's shape, kept before the driver is freed. */
+static void keep_shape(struct algo_session *x, struct algo_run *out)
+{
+	/* Every node must receive the whole message, however it is cut into packets. */
+	x->words = x->a->packets ? x->params.flits - 1 : skeleton_words(x->sk);
+	if (x->a->packets)
+		out->packets = skeleton_blocks(x->sk);
 }
 
 void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
@@ -131,7 +146,7 @@ void algo_end(struct algo_session *x, const struct sim *s, enum sim_status statu
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
 	out->no_memory = skeleton_no_memory(x->sk);
-	x->words = skeleton_words(x->sk);
+	keep_shape(x, out);
 	algo_abandon(x);
 }
 
@@ -152,7 +167,7 @@ void algo_predict(struct algo_session *x, struct algo_run *out)
 
 void algo_predict_only(struct algo_session *x, struct algo_run *out)
 {
-	x->words = skeleton_words(x->sk);
+	keep_shape(x, out);
 	algo_abandon(x);
 	algo_predict(x, out);
 }

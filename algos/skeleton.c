@@ -48,7 +48,13 @@ struct skeleton {
 	const struct algorithm *a;
 	struct sim_config cfg;
 	struct algo_params p;
-	int nodes, blocks, words;
+	int nodes, blocks, words;	/* words: per block; the longest one if split */
+	/*
+	 * Split (algorithm.packets): the root's message of `total` words, cut into `blocks`
+	 * packets; packet j is its words block_offset(j) .. + block_len(j) - 1.
+	 */
+	bool split;
+	int total;
 	unsigned width;
 	uint64_t mask;
 	struct node_plan *node;
@@ -77,6 +83,50 @@ uint64_t block_word(uint64_t key, int i, unsigned width)
 	z *= 0x94d049bb133111ebull;
 	z ^= z >> 31;
 	return z & payload_mask(width);
+}
+
+/* ---- block sizes and words ---- */
+
+static int block_len(const struct skeleton *sk, uint64_t key)
+{
+	int k = sk->blocks;
+
+	if (!sk->split)
+		return sk->words;
+	/* The longer packets last: a packet never catches up with a longer one before it. */
+	return sk->total / k + (block_index(key) >= k - sk->total % k);
+}
+
+static int block_offset(const struct skeleton *sk, int index)
+{
+	int k = sk->blocks, q = sk->total / k, first_long = k - sk->total % k;
+
+	return index * q + (index > first_long ? index - first_long : 0);
+}
+
+/*
+ * Word i of a block: a function of the block's identity, or, for a split message,
+ * word block_offset + i of the root's message (the words block 0 of an unsplit run
+ * has), so the packets must reassemble into that message.
+ */
+static uint64_t word_of(const struct skeleton *sk, uint64_t key, int i)
+{
+	if (sk->split)
+		return block_word(block_key(block_origin(key), BLOCK_ANY, 0),
+				  block_offset(sk, block_index(key)) + i, sk->width);
+	return block_word(key, i, sk->width);
+}
+
+/* Payload words of a send: its blocks one after the other, or one block's worth of sums. */
+static size_t xfer_words(const struct skeleton *sk, const struct xfer *x)
+{
+	size_t total = 0;
+
+	if (x->spec.sum)
+		return (size_t)sk->words;
+	for (uint32_t j = 0; j < x->carried; j++)
+		total += (size_t)block_len(sk, sk->keys[x->first + j]);
+	return total;
 }
 
 static const char *block_text(uint64_t key, char *buf, size_t len)
@@ -289,8 +339,18 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	sk->mask = payload_mask(sk->width);
 	sk->blocks = 1;
 	sk->words = p->flits - 1;
-	if (a->shape)
+	if (a->packets) {
+		sk->split = true;
+		sk->total = sk->words;
+		sk->blocks = a->packets(&sk->p);
+		if (sk->blocks < 1) {
+			skeleton_destroy(sk);
+			return NULL;
+		}
+		sk->words = (sk->total + sk->blocks - 1) / sk->blocks;
+	} else if (a->shape) {
 		a->shape(&sk->p, &sk->blocks, &sk->words);
+	}
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
 	if (!sk->node) {
@@ -323,6 +383,11 @@ void skeleton_destroy(struct skeleton *sk)
 int skeleton_words(const struct skeleton *sk)
 {
 	return sk->words;
+}
+
+int skeleton_blocks(const struct skeleton *sk)
+{
+	return sk->blocks;
 }
 
 /* ---- sending ---- */
@@ -359,12 +424,11 @@ static int record_msg(struct skeleton *sk, int id, int v, int xi)
 static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool sum)
 {
 	const struct held *h = owns(sk, v, key) ? NULL : holdings_find(&sk->held, held_key(v, key));
-	int w = sk->words;
+	int w = block_len(sk, key);
 
 	if (!h) {
 		for (int i = 0; i < w; i++)
-			out[i] = sum ? (out[i] + block_word(key, i, sk->width)) & sk->mask
-				     : block_word(key, i, sk->width);
+			out[i] = sum ? (out[i] + word_of(sk, key, i)) & sk->mask : word_of(sk, key, i);
 		return 0;
 	}
 	if (!h->words) {
@@ -379,7 +443,7 @@ static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool 
 static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 {
 	struct xfer *x = &sk->node[v].x[xi];
-	size_t total = x->spec.sum ? (size_t)sk->words : (size_t)x->carried * (size_t)sk->words;
+	size_t total = xfer_words(sk, x), off = 0;
 	struct send_req r;
 	char b[48];
 	int id;
@@ -398,8 +462,10 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 	memset(sk->buf, 0, sizeof(uint64_t) * (total + 1));
 	for (uint32_t j = 0; j < x->carried; j++) {
 		uint64_t key = sk->keys[x->first + j];
-		uint64_t *out = sk->buf + (x->spec.sum ? 0 : (size_t)j * (size_t)sk->words);
+		uint64_t *out = sk->buf + off;
 
+		if (!x->spec.sum)
+			off += (size_t)block_len(sk, key);
 		if (gather(sk, v, key, out, x->spec.sum)) {
 			fail(sk, "node %d: cannot send block %s on its own: it is held inside a "
 			     "partial sum", v, block_text(key, b, sizeof(b)));
@@ -490,29 +556,35 @@ static const struct xfer *xfer_of(const struct skeleton *sk, const struct messag
 /* Does every word of the message match the blocks it must carry? */
 static void verify(struct skeleton *sk, int v, const struct message *m, const struct xfer *x)
 {
+	size_t off = 0;
 	char b[48];
 
-	for (int i = 0; i < sk->words; i++) {
+	for (int i = 0; x->spec.sum && i < sk->words; i++) {
 		uint64_t sum = 0;
 
-		for (uint32_t j = 0; j < x->carried; j++) {
-			uint64_t key = sk->keys[x->first + j], want = block_word(key, i, sk->width);
-
-			if (x->spec.sum) {
-				sum = (sum + want) & sk->mask;
-			} else if (m->data[(size_t)j * (size_t)sk->words + (size_t)i] != want) {
-				fail(sk, "node %d: block %s from node %d has word %d = 0x%llx, not 0x%llx",
-				     v, block_text(key, b, sizeof(b)), m->source, i,
-				     (unsigned long long)m->data[(size_t)j * (size_t)sk->words + (size_t)i],
-				     (unsigned long long)want);
-				return;
-			}
-		}
-		if (x->spec.sum && m->data[i] != sum) {
+		for (uint32_t j = 0; j < x->carried; j++)
+			sum = (sum + word_of(sk, sk->keys[x->first + j], i)) & sk->mask;
+		if (m->data[i] != sum) {
 			fail(sk, "node %d: the partial sum from node %d has word %d = 0x%llx, not 0x%llx",
 			     v, m->source, i, (unsigned long long)m->data[i], (unsigned long long)sum);
 			return;
 		}
+	}
+	for (uint32_t j = 0; !x->spec.sum && j < x->carried; j++) {
+		uint64_t key = sk->keys[x->first + j];
+		int len = block_len(sk, key);
+
+		for (int i = 0; i < len; i++) {
+			uint64_t want = word_of(sk, key, i);
+
+			if (m->data[off + (size_t)i] != want) {
+				fail(sk, "node %d: block %s from node %d has word %d = 0x%llx, not 0x%llx",
+				     v, block_text(key, b, sizeof(b)), m->source, i,
+				     (unsigned long long)m->data[off + (size_t)i], (unsigned long long)want);
+				return;
+			}
+		}
+		off += (size_t)len;
 	}
 }
 
@@ -523,15 +595,20 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		.source = m->source, .tag = x->spec.tag,
 		.addressed = m->type == HDR_B || m->address == v,
 	};
+	size_t off = 0;
 	char b[48];
 
 	for (uint32_t j = 0; j < x->carried; j++) {
 		uint64_t key = sk->keys[x->first + j];
+		int len = x->spec.sum ? 0 : block_len(sk, key);
 		struct held *h;
 
+		off += (size_t)len;
 		if (holds(sk, v, key)) {
-			fail(sk, "node %d received block %s a second time (from node %d)", v,
-			     block_text(key, b, sizeof(b)), m->source);
+			/* A copy the source's schedule resends: verify() has checked its words. */
+			if (!sk->a->redundant)
+				fail(sk, "node %d received block %s a second time (from node %d)", v,
+				     block_text(key, b, sizeof(b)), m->source);
 			continue;
 		}
 		h = holdings_add(&sk->held, held_key(v, key));
@@ -539,9 +616,10 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 			out_of_memory(sk, v);
 			return;
 		}
-		if (sk->words > 0)
-			h->words = x->spec.sum ? (j == 0 ? m->data : NULL)
-					       : m->data + (size_t)j * (size_t)sk->words;
+		if (x->spec.sum)
+			h->words = j == 0 && sk->words > 0 ? m->data : NULL;
+		else if (len > 0)
+			h->words = m->data + off - (size_t)len;
 	}
 	call_plan(sk, v, &r);
 	scan(sk, t, v);
@@ -581,7 +659,7 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 		receive(sk, t, v, m, x);
 		break;
 	case EV_TAIL_ARRIVED:
-		if (m->len != 1 + (x->spec.sum ? sk->words : (int)x->carried * sk->words)) {
+		if ((size_t)m->len != 1 + xfer_words(sk, x)) {
 			fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
 			     m->source, m->len, (int)x->carried);
 			break;
@@ -616,11 +694,11 @@ static int expect_block(const struct skeleton *sk, int v, uint64_t key, char *er
 		return -1;
 	}
 	/* A reduction's words are partial sums: check_sum() checks them. */
-	for (int i = 0; h->words && sk->a->kind != COLL_REDUCE && i < sk->words; i++)
-		if (h->words[i] != block_word(key, i, sk->width)) {
+	for (int i = 0; h->words && sk->a->kind != COLL_REDUCE && i < block_len(sk, key); i++)
+		if (h->words[i] != word_of(sk, key, i)) {
 			snprintf(err, len, "node %d holds block %s with word %d = 0x%llx, not 0x%llx", v,
 				 block_text(key, b, sizeof(b)), i, (unsigned long long)h->words[i],
-				 (unsigned long long)block_word(key, i, sk->width));
+				 (unsigned long long)word_of(sk, key, i));
 			return -1;
 		}
 	return 0;

@@ -17,7 +17,14 @@
  * algorithms) and checks it on arrival.  At the end the skeleton checks the expected
  * holdings of the kind: every node holds the root's blocks; node d holds (s, d) from
  * every s; every node holds every block; the root holds every contribution, and
- * their sum.  No block may arrive twice at a node.
+ * their sum.  No block may arrive twice at a node (unless the algorithm says its source
+ * resends blocks: algorithm.redundant; the copy is checked and dropped).
+ *
+ * A one-to-all algorithm may cut the root's message of L - 1 words into k packets
+ * (algorithm.packets): block (root, *, j) is then the j-th slice of that message,
+ * floor or ceil((L-1)/k) words, and its words are the message's words at that
+ * offset, so a node that holds every packet holds the root's message, the same words
+ * an unsplit broadcast of the same L delivers.
  *
  * The schedule.  An algorithm is a plan function called for every node at the start
  * and again at every receipt; it appends sends (xfers) to the node's plan.  A send
@@ -132,7 +139,9 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
 /* The skeleton's error is an allocation that failed. */
 bool skeleton_no_memory(const struct skeleton *sk);
-/* Payload words per block of this run. */
+/* Payload words per block of this run (the longest packet of a split message). */
 int skeleton_words(const struct skeleton *sk);
+/* Blocks per origin of this run (k, for an algorithm that cuts its message). */
+int skeleton_blocks(const struct skeleton *sk);
 
 #endif

@@ -121,6 +121,7 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 	j_str(&j, "kind", collective_kind_name(w->a->kind));
 	j_num(&j, "flits", p->flits);
 	j_maybe(&j, "root", algo_uses_root(w->a), p->root);
+	j_maybe(&j, "packets", x->packets >= 0, x->packets);
 	j_bool(&j, "simulated", r != NULL);
 	/* From the first send to the last delivery: nothing to measure without one. */
 	j_maybe(&j, "cycles", measured, (double)x->cycles);
@@ -283,6 +284,9 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 		"T_r = %d\n", w->a->name, topology_name(&c->cfg->topo, name, sizeof(name)),
 		c->cfg->all_port ? "all-port" : "one-port", p->root, p->flits, c->cfg->startup,
 		c->cfg->buffer_depth, c->cfg->replication_cost);
+	if (x->packets > 0)
+		fprintf(out, "  %-22s %d, of %d or %d payload words\n", "packets", x->packets,
+			(p->flits - 1) / x->packets, (p->flits - 1 + x->packets - 1) / x->packets);
 	if (!r) {
 		fprintf(out, "  %-22s not simulated (--formula-only)\n", "measured cycles");
 		fprintf(out, "  %-22s %.1f   %s [%s]\n", "predicted cycles", x->predicted,

@@ -57,6 +57,7 @@ int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t
 		    struct sim_config *cfg, struct algo_params *p, struct failure *f)
 {
 	const struct option_value *port = opt(o, OPT_PORT_MODEL), *root = opt(o, OPT_ROOT);
+	const struct option_value *packets = opt(o, OPT_PACKETS);
 	const char *mode = a->all_port ? "all-port" : "one-port";
 	char err[512];
 
@@ -72,7 +73,11 @@ int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t
 	if (root->u >= (uint64_t)cfg->topo.nodes)
 		return failf(f, EXIT_USAGE, "%s: %llu is not a node of the network (nodes 0..%d)",
 			     root->origin, (unsigned long long)root->u, cfg->topo.nodes - 1);
-	*p = (struct algo_params){ .cfg = cfg, .root = (int)root->u, .flits = (int)flits };
+	if (packets->set && !a->packets)
+		return failf(f, EXIT_USAGE, "%s: %s sends its message whole: a number of packets "
+			     "does not apply", packets->origin, a->name);
+	*p = (struct algo_params){ .cfg = cfg, .root = (int)root->u, .flits = (int)flits,
+				   .packets = packets->set ? (int)packets->u : 0 };
 	if (a->supports && a->supports(p, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
 	return 0;

@@ -85,7 +85,34 @@ r = run("run", "--topology", "mesh:4x4", "--algorithm", "binexch", "--flits", "3
 check(r.returncode == 0 and "lower bound" in r.stdout and "Lecture 11, BINEXCH formula (1)" in r.stdout,
       "run without --json prints the lower bound and the formula's source")
 
+# The pipelined DEF broadcast: --packets sets k, the JSON says which k ran (null for an
+# algorithm that sends its message whole), and the cycles are the derived formula's.
+r = run("run", "--topology", "mesh:5x3", "--algorithm", "def", "--flits", "25", "--packets", "4",
+        "--root", "14", "--startup", "6", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("packets") == 4 and j.get("data_ok") is True and j.get("formula_exact") is True
+      and j.get("cycles") == j.get("predicted_cycles") == 2 * (3 * 6 + 24 - 6) + 6 * (6 + 6 + 1)
+      and j.get("published_source", "").startswith("Barnett et al."),
+      "def on 5x3 from corner 14, 4 packets: packets, exact derived cycles 150, Barnett et al.'s "
+      "formula beside it (%s, %s)" % (j.get("packets"), j.get("cycles")))
+r = run("run", "--topology", "mesh:5x3", "--algorithm", "def", "--flits", "25", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("packets") == 4, "def's default k is Barnett et al.'s k_opt: round(sqrt(8 * 24 / 10)) = 4 (%s)"
+      % j.get("packets"))
+r = run("run", "--topology", "mesh:5x3", "--algorithm", "rsbcast", "--flits", "25", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(r.returncode == 0 and "packets" in j and j["packets"] is None,
+      "run --json: packets is null for an algorithm that sends its message whole")
+r = run("run", "--topology", "mesh:5x3", "--algorithm", "def", "--flits", "25", "--packets", "4")
+check(r.returncode == 0 and "packets                4, of 6 or 6 payload words" in r.stdout,
+      "run without --json prints the packets")
+
 bad = [
+    (["run", "--topology", "mesh:4x4", "--algorithm", "rdmesh", "--flits", "9", "--packets", "2"], "--packets for an algorithm that sends its message whole"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "def", "--flits", "9", "--packets", "9"], "more packets than payload words"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "def", "--flits", "9", "--packets", "0"], "no packets"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "def", "--flits", "9", "--root", "5"], "DEF from a root that is not a corner"),
+    (["sweep", "--topology", "mesh:4x4", "--algorithms", "def,pbcast", "--flits", "9", "--packets", "2"], "sweep --packets with an algorithm that refuses it"),
     (["run", "--topology", "hypercube:4", "--algorithm", "nosuch", "--flits", "4"], "unknown algorithm"),
     (["run", "--topology", "hypercube:0", "--algorithm", "pbcast", "--flits", "4"], "hypercube:0"),
     (["run", "--topology", "hypercube:13", "--algorithm", "pbcast", "--flits", "4"], "hypercube:13"),

@@ -70,6 +70,22 @@ def algos():
                  j.get("mismatches", r.stderr.strip()[:200])))
 
 
+    # The other mesh broadcasts: packets of a split message (def, defap, scatter-collect
+    # with its resent pieces), R+IR rows then columns, cut-through; exact cycles.
+    bcasts = [("def", "mesh:4x4", 9, 15, []), ("def", "mesh:5x3", 13, 2, ["--packets", "5"]),
+              ("defap", "mesh:5x3", 9, 14, []), ("sc1d", "mesh:5x3", 16, 7, []),
+              ("sc2d", "mesh:4x4", 17, 6, []), ("irrowcol", "mesh:4x4", 9, 6, []),
+              ("irrowcolct", "mesh:5x3", 9, 7, []), ("defap", "mesh:8x8", 17, 63, [])]
+    for algo, topo, flits, root, extra in bcasts:
+        r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                        "--root", str(root), "--startup", "3", *extra, "--engine", "cosim", "--json")
+        ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+              and j.get("cycles_compared", 0) > 0 and j.get("formula_exact") is True
+              and j.get("cycles") == j.get("predicted_cycles") == j.get("schedule_cycles"))
+        check(ok, "cosim %s on %s, L=%d root %d%s: %s cycles (predicted %s), %s mismatches"
+              % (algo, topo, flits, root, " " + " ".join(extra) if extra else "", j.get("cycles"),
+                 j.get("predicted_cycles"), j.get("mismatches", r.stderr.strip()[:200])))
+
     # All-to-all personalized exchange: small blocks, every algorithm once, on builds
     # that exist (one-port Q_4 for the standard exchange, a 1x6 line for the pipelines).
     aas = [("standexch", "hypercube:4", 3), ("direx", "hypercube:3", 3), ("direx", "mesh:4x4", 2),

@@ -12,6 +12,7 @@
  *   - the number of messages it sent.
  * One line per check; the last line is "N passed, M failed"; exit 0 iff none failed.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,8 +69,54 @@ static long long line_form(int n, long long B, long long ts, long long mu)
 	return n < 2 ? 0 : (n - 1) * (ts + 1) + B * mu * n * (n - 1) / 2 + (n - 2);
 }
 
+/*
+ * The mesh broadcasts of Barnett et al. and the IR row then column broadcast
+ * (docs/algorithms.md), k = the packets the run cut its message into.
+ */
+static long long mesh_bcast_form(const char *name, const struct topology *t, int root,
+				 long long ts, long long L, long long k)
+{
+	long long n = L - 1, D = t->rows - 1 + t->cols - 1;
+	int rs = root / t->cols, cs = root % t->cols;
+	long long Dr = rs > t->rows - 1 - rs ? rs : t->rows - 1 - rs;
+	long long Dc = cs > t->cols - 1 - cs ? cs : t->cols - 1 - cs;
+
+	if (!strcmp(name, "def") || !strcmp(name, "defap")) {
+		/* The longest packet is the last one; a one-port root sends each one twice. */
+		long long w = (n + k - 1) / k;
+		int m = !strcmp(name, "def") && t->rows > 1 && t->cols > 1 ? 2 : 1;
+
+		return m * ((k - 1) * ts + n - w) + D * (ts + w + 1);
+	}
+	/*
+	 * Scatter-collect where Barnett et al.'s conditions hold (p = 2^d pieces of n/p words):
+	 * their start-ups and flits, plus the hops of the chain that ends last.
+	 */
+	if (!strcmp(name, "sc2d") && pow2(t->rows) && pow2(t->cols) && n % t->nodes == 0) {
+		long long r = t->rows, c = t->cols, p = t->nodes;
+		long long ring = (c > 1 ? 2 * c - 3 : 0) + (r > 1 ? 2 * r - 3 : 0);
+
+		return (ilog2((int)p) + r + c - 2) * ts + 2 * (p - 1) * (n / p) + (r - 1) + (c - 1) +
+		       ring;
+	}
+	/* ... on a line from its end: RSbcast's chain 3p/2 - 2 hops, the ring's 2p - 3. */
+	if (!strcmp(name, "sc1d") && (t->rows == 1 || t->cols == 1) && pow2(t->nodes) &&
+	    t->nodes >= 4 && root == 0 && n % t->nodes == 0) {
+		long long p = t->nodes;
+
+		return (ilog2((int)p) + p - 1) * ts + 2 * (p - 1) * (n / p) + 3 * p / 2 - 2 + 2 * p - 3;
+	}
+	if (!strcmp(name, "irrowcol") || !strcmp(name, "irrowcolct")) {
+		if (Dr == 0 || Dc == 0)
+			return ts + Dr + Dc + n;
+		return 2 * ts + Dr + Dc + n + (strcmp(name, "irrowcol") ? 0 : n);
+	}
+	return -1;
+}
+
 /* The exact cycles an algorithm must take, or -1 where no closed form applies. */
-static long long closed_form(const char *name, const struct sim_config *cfg, int root, int L)
+static long long closed_form(const char *name, const struct sim_config *cfg, int root, int L,
+			     int k)
 {
 	const struct topology *t = &cfg->topo;
 	long long ts = cfg->startup, d = t->dim, p = t->nodes;
@@ -105,6 +152,8 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 		}
 		return -1;
 	}
+	if (mesh_bcast_form(name, t, root, ts, L, k) >= 0)
+		return mesh_bcast_form(name, t, root, ts, L, k);
 	if (!strcmp(name, "rowcol"))
 		return line_form(t->cols, t->rows, ts, L - 1) + line_form(t->rows, t->cols, ts, L - 1);
 	if (!strcmp(name, "linexch1"))
@@ -144,11 +193,22 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 	return -1;
 }
 
-static long long expected_messages(const char *name, const struct topology *t)
+static long long expected_messages(const char *name, const struct topology *t, int root, int k)
 {
 	if (!strcmp(name, "pbcast"))
 		return 1;
-	long long p = t->nodes;
+	long long p = t->nodes, r = t->rows, c = t->cols;
+	long long rs = c ? root / c : 0, cs = c ? root % c : 0;
+
+	if (!strcmp(name, "def") || !strcmp(name, "defap"))
+		return k * (p - 1);
+	/* The scatter's p - 1, then every node one message per ring step. */
+	if (!strcmp(name, "sc1d"))
+		return (p - 1) + p * (p - 1);
+	if (!strcmp(name, "sc2d"))
+		return (p - 1) + p * (r + c - 2);
+	if (!strcmp(name, "irrowcol") || !strcmp(name, "irrowcolct"))
+		return (cs > 0) + (cs < c - 1) + c * ((rs > 0) + (rs < r - 1));
 
 	if (!strcmp(name, "direx") || !strcmp(name, "linexch1") || !strcmp(name, "linexch2"))
 		return p * (p - 1);
@@ -170,6 +230,7 @@ struct opts {
 	double stall;
 	int width;		/* 0: default */
 	int tr;			/* replication cost T_r */
+	int packets;		/* --packets: 0 = the algorithm's */
 };
 
 static int do_run(const struct algorithm *a, const char *topo, int ts, int L, int root,
@@ -197,7 +258,8 @@ static int do_run(const struct algorithm *a, const char *topo, int ts, int L, in
 		cfg->sink_stall = o->stall;
 		cfg->seed = 12345;
 	}
-	p = (struct algo_params){ .cfg = cfg, .root = root, .flits = L };
+	p = (struct algo_params){ .cfg = cfg, .root = root, .flits = L,
+				  .packets = o ? o->packets : 0 };
 	return algo_run(a, &p, NULL, r);
 }
 
@@ -220,6 +282,8 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", o->depth);
 	if (o && o->tr)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " T_r %d", o->tr);
+	if (o && o->packets)
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), " k %d", o->packets);
 	if (!a) {
 		check(false, "%s: no such algorithm", what);
 		return;
@@ -229,8 +293,8 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 		check(false, "%s: not run: %s", what, r.error);
 		return;
 	}
-	cf = closed_form(name, &cfg, root, L);
-	msgs = expected_messages(name, &cfg.topo);
+	cf = closed_form(name, &cfg, root, L, r.packets);
+	msgs = expected_messages(name, &cfg.topo, root, r.packets);
 	ok = r.status == SIM_DONE && r.stats.delivered_ok && r.data_ok;
 	ok = ok && (!r.prediction.exact || (double)r.cycles == r.predicted);
 	ok = ok && (cf < 0 || (long long)r.cycles == cf);
@@ -260,7 +324,8 @@ static void test_registry(void)
 {
 	static const char *names[] = { "pbcast", "sbt", "reduce", "hk", "irham", "irhamsf", "direx",
 				       "rdmesh", "mstnaive", "mstcf", "rsbcast", "standexch", "rowcol",
-				       "linexch1", "linexch2", "binexch", "quadexch", "quadexchh" };
+				       "linexch1", "linexch2", "binexch", "quadexch", "quadexchh",
+				       "def", "defap", "sc1d", "sc2d", "irrowcol", "irrowcolct" };
 	int n = 0;
 
 	for (int k = 0; algorithms[k]; k++) {
@@ -274,7 +339,7 @@ static void test_registry(void)
 	}
 	for (size_t k = 0; k < sizeof(names) / sizeof(names[0]); k++)
 		check(algo_find(names[k]) != NULL, "registry: %s is registered", names[k]);
-	check(n >= 18, "registry: %d algorithms", n);
+	check(n >= 24, "registry: %d algorithms", n);
 	check(algo_find("nosuch") == NULL, "registry: unknown name gives NULL");
 }
 
@@ -292,6 +357,9 @@ static void test_supports(void)
 		{ "linexch1", "mesh:2x3", 0 }, { "linexch2", "hypercube:3", 0 },
 		{ "linexch2", "mesh:3x3", 0 }, { "binexch", "mesh:3x4", 0 },
 		{ "quadexch", "mesh:4x8", 0 }, { "quadexchh", "mesh:3x3", 0 },
+		{ "def", "hypercube:3", 0 }, { "defap", "hypercube:3", 0 }, { "sc1d", "hypercube:3", 0 },
+		{ "sc2d", "hypercube:3", 0 }, { "irrowcol", "hypercube:3", 0 },
+		{ "irrowcolct", "mesh:3x3", 0.2 },
 	};
 
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
@@ -310,6 +378,35 @@ static void test_supports(void)
 		int rc = do_run(algo_find("pbcast"), "hypercube:3", 5, 4, 8, NULL, &cfg, &r);
 
 		check(rc == -1 && r.error[0], "algo_run: root 8 outside Q_3 rejected: %s", r.error);
+	}
+	/* A root DEF's fences cannot start from, and numbers of packets that do not apply. */
+	{
+		static const struct {
+			const char *name, *topo;
+			int root, L, packets;
+			const char *expect;
+		} bad2[] = {
+			{ "def", "mesh:4x4", 5, 17, 0, "not one of 0, 3, 12, 15" },
+			{ "defap", "mesh:5x3", 1, 17, 0, "corner" },
+			{ "def", "mesh:4x4", 0, 17, 17, "at most 16 packets" },
+			{ "defap", "mesh:4x4", 15, 1, 2, "at most 1 packets" },
+			{ "sc1d", "mesh:4x4", 0, 17, 4, "one piece per node" },
+			{ "sc2d", "mesh:4x4", 0, 17, 16, "one piece per node" },
+			{ "rdmesh", "mesh:4x4", 0, 17, 2, "sends its message whole" },
+			{ "pbcast", "hypercube:3", 0, 17, 1, "sends its message whole" },
+		};
+
+		for (size_t k = 0; k < sizeof(bad2) / sizeof(bad2[0]); k++) {
+			struct sim_config cfg;
+			struct algo_run r;
+			struct opts o = { .packets = bad2[k].packets };
+			int rc = do_run(algo_find(bad2[k].name), bad2[k].topo, 5, bad2[k].L, bad2[k].root,
+					&o, &cfg, &r);
+
+			check(rc == -1 && strstr(r.error, bad2[k].expect) && !strchr(r.error, '\n'),
+			      "supports: %s on %s, root %d, L %d, %d packets rejected: %s", bad2[k].name,
+			      bad2[k].topo, bad2[k].root, bad2[k].L, bad2[k].packets, r.error);
+		}
 	}
 }
 
@@ -365,7 +462,8 @@ static void test_stalls(void)
 		{ "mstcf", "mesh:4x4" }, { "rsbcast", "mesh:5x3" }, { "direx", "mesh:4x4" },
 		{ "standexch", "hypercube:4" }, { "rowcol", "mesh:3x4" }, { "linexch1", "mesh:1x6" },
 		{ "linexch2", "mesh:1x6" }, { "binexch", "mesh:4x4" }, { "quadexch", "mesh:4x4" },
-		{ "quadexchh", "mesh:4x4" },
+		{ "quadexchh", "mesh:4x4" }, { "def", "mesh:4x2" }, { "defap", "mesh:5x2" },
+		{ "sc1d", "mesh:3x5" }, { "sc2d", "mesh:4x3" }, { "irrowcol", "mesh:5x4" },
 	};
 
 	for (size_t k = 0; k < sizeof(runs) / sizeof(runs[0]); k++) {
@@ -384,15 +482,26 @@ static void test_stalls(void)
 	}
 }
 
-/* Barnett et al.'s conflicts: the naive MST must contend, the conflict-free ones must not. */
+/*
+ * Barnett et al.'s conflicts, both ways: the naive MST must contend (conflict cycles,
+ * measured above its own contention-free schedule), the conflict-free MST and RSbcast
+ * must not (measured = schedule, mstcf's = its exact formula), on every mesh with a
+ * side of 4 or more and several roots.  2 x 2 has no conflict: every step is one hop.
+ */
 static void test_conflicts(void)
 {
-	static const char *meshes[] = { "mesh:4x4", "mesh:8x8", "mesh:1x8", "mesh:2x4" };
+	static const char *meshes[] = { "mesh:4x4", "mesh:8x8", "mesh:1x8", "mesh:2x4", "mesh:4x2",
+					"mesh:8x4", "mesh:16x2", "mesh:1x16" };
 
 	for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
-		for (int root = 0; root < 8; root += 5) {
+		struct topology t;
+		char err[128];
+
+		topology_parse(meshes[m], &t, err, sizeof(err));
+		for (int k = 0; k < 4; k++) {
 			struct sim_config cfg;
 			struct algo_run naive, cf, rs;
+			int root = (int[]){ 0, 5, t.nodes - 1, 2 * t.nodes / 3 }[k];
 
 			do_run(algo_find("mstnaive"), meshes[m], 5, 17, root, NULL, &cfg, &naive);
 			do_run(algo_find("mstcf"), meshes[m], 5, 17, root, NULL, &cfg, &cf);
@@ -404,12 +513,139 @@ static void test_conflicts(void)
 			      (unsigned long long)naive.stats.conflict_cycles,
 			      (unsigned long long)naive.cycles, naive.scheduled,
 			      (unsigned long long)cf.cycles, naive.predicted);
-			check(cf.data_ok && cf.stats.conflict_cycles == 0 && rs.data_ok &&
-			      rs.stats.conflict_cycles == 0,
-			      "conflicts: mstcf and rsbcast on %s root %d: none (%llu, %llu)", meshes[m],
-			      root, (unsigned long long)cf.stats.conflict_cycles,
-			      (unsigned long long)rs.stats.conflict_cycles);
+			check(cf.data_ok && cf.stats.conflict_cycles == 0 &&
+			      (double)cf.cycles == cf.scheduled && (double)cf.cycles == cf.predicted &&
+			      rs.data_ok && rs.stats.conflict_cycles == 0 &&
+			      (double)rs.cycles == rs.scheduled,
+			      "conflicts: mstcf and rsbcast on %s root %d: none (%llu, %llu), measured = "
+			      "schedule (%llu = %.0f, %llu = %.0f)", meshes[m], root,
+			      (unsigned long long)cf.stats.conflict_cycles,
+			      (unsigned long long)rs.stats.conflict_cycles, (unsigned long long)cf.cycles,
+			      cf.scheduled, (unsigned long long)rs.cycles, rs.scheduled);
 		}
+	}
+	{
+		struct sim_config cfg;
+		struct algo_run naive;
+
+		do_run(algo_find("mstnaive"), "mesh:2x2", 5, 17, 3, NULL, &cfg, &naive);
+		check(naive.data_ok && naive.stats.conflict_cycles == 0 &&
+		      (double)naive.cycles == naive.scheduled,
+		      "conflicts: mstnaive on 2x2 has none (one hop per step): %llu cycles = schedule",
+		      (unsigned long long)naive.cycles);
+	}
+}
+
+/* ---- the other mesh broadcasts (Barnett et al.; IR row then column) ---- */
+
+/* Barnett et al.'s k_opt = sqrt((r + c) n beta / alpha) clipped to [1, n], rounded. */
+static int k_opt(int r, int c, int n, int ts)
+{
+	double k = sqrt((double)(r + c) * n / ts);
+
+	if (k > n)
+		k = n;
+	return k < 1 ? 1 : (int)floor(k + 0.5);
+}
+
+/*
+ * def, defap, sc1d, sc2d, irrowcol, irrowcolct on meshes of many shapes (most not
+ * powers of two), several roots (every corner for DEF, every root of the small meshes),
+ * L and t_s: data, and cycles = prediction = closed form = schedule, no conflict.
+ */
+static void test_mesh_bcasts(void)
+{
+	static const char *names[] = { "def", "defap", "sc1d", "sc2d", "irrowcol", "irrowcolct" };
+	static const char *meshes[] = { "mesh:4x4", "mesh:5x3", "mesh:8x8", "mesh:1x8", "mesh:2x4",
+					"mesh:8x1", "mesh:3x7", "mesh:1x16", "mesh:6x5", "mesh:2x2" };
+	static const int Ls[] = { 1, 2, 17, 65 }, tss[] = { 1, 5, 20 };
+
+	for (size_t a = 0; a < sizeof(names) / sizeof(names[0]); a++)
+		for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
+			const struct algorithm *al = algo_find(names[a]);
+			struct sim_config cfg;
+			char err[256];
+			int n, done = 0;
+
+			sim_config_defaults(&cfg);
+			topology_parse(meshes[m], &cfg.topo, err, sizeof(err));
+			n = cfg.topo.nodes;
+			for (int root = 0; root < n; root++) {
+				struct algo_params p = { .cfg = &cfg, .root = root, .flits = 17 };
+				bool some = root == 0 || root == n - 1 || root == n / 2 ||
+					    root == 2 * n / 3;
+
+				if (al->supports && al->supports(&p, err, sizeof(err)))
+					continue;
+				if (some || !strncmp(names[a], "def", 3))
+					for (int l = 0; l < 4; l++)
+						for (int t = 0; t < 3; t++)
+							if ((l + t + root) % 2 == 0 || n <= 16)
+								exact_run(names[a], meshes[m], tss[t], Ls[l],
+									  root, NULL);
+				if (n <= 21)
+					exact_run(names[a], meshes[m], 2, 9, root, NULL);
+				done++;
+			}
+			check(done > 0, "%s runs on %s", names[a], meshes[m]);
+		}
+}
+
+/*
+ * DEF against k: every k on two meshes and all corners (each exact), the default k
+ * is Barnett et al.'s k_opt, and the k that minimises the measured time is the one the
+ * derived formula gives, not k_opt.
+ */
+static void test_def_k(void)
+{
+	static const char *meshes[] = { "mesh:8x8", "mesh:5x3" };
+
+	for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++)
+		for (int v = 0; v < 2; v++) {
+			const char *name = v ? "defap" : "def";
+			struct sim_config cfg;
+			struct algo_run r;
+			int L = 33, ts = 10, best_k = 0;
+			unsigned long long best = 0;
+
+			do_run(algo_find(name), meshes[m], ts, L, 0, NULL, &cfg, &r);
+			check(r.data_ok && r.packets == k_opt(cfg.topo.rows, cfg.topo.cols, L - 1, ts),
+			      "%s on %s, L %d, t_s %d: default k = %d = Barnett et al.'s k_opt", name,
+			      meshes[m], L, ts, r.packets);
+			for (int k = 1; k <= L - 1; k++) {
+				struct opts o = { .packets = k };
+				int c = cfg.topo.cols, corner[] = { 0, c - 1, cfg.topo.nodes - c,
+								  cfg.topo.nodes - 1 };
+
+				exact_run(name, meshes[m], ts, L, corner[k % 4], &o);
+				do_run(algo_find(name), meshes[m], ts, L, 0, &o, &cfg, &r);
+				if (!best_k || r.cycles < best) {
+					best = r.cycles;
+					best_k = k;
+				}
+			}
+			{
+				long long bk = 0, bt = 0;
+
+				for (int k = 1; k <= L - 1; k++) {
+					long long T = mesh_bcast_form(name, &cfg.topo, 0, ts, L, k);
+
+					if (!bk || T < bt) {
+						bk = k;
+						bt = T;
+					}
+				}
+				check(best_k == bk && (long long)best == bt,
+				      "%s on %s, L %d, t_s %d: the fastest k is %d (%llu cycles), the derived "
+				      "formula's minimum", name, meshes[m], L, ts, best_k, best);
+			}
+		}
+	/* An uneven split: packets of 3 and 4 words, the longer ones last. */
+	for (int k = 2; k <= 7; k++) {
+		struct opts o = { .packets = k };
+
+		exact_run("def", "mesh:6x5", 3, 23, 29, &o);
+		exact_run("defap", "mesh:6x5", 3, 23, 4, &o);
 	}
 }
 
@@ -770,6 +1006,13 @@ static void test_skeleton(void)
 	corrupt_run("pbcast", "mesh:3x3", 0);
 	corrupt_run("sbt", "hypercube:4", 3);
 	corrupt_run("reduce", "hypercube:4", 9);
+	/* A packet of a split message; every send of a scatter-collect, resent copies included. */
+	corrupt_run("def", "mesh:3x3", 4);
+	corrupt_run("defap", "mesh:3x3", 7);
+	for (int v = 0; v < 3 + 4 * 3; v++)
+		corrupt_run("sc1d", "mesh:1x4", v);
+	for (int v = 0; v < 3 + 4 * 2; v++)
+		corrupt_run("sc2d", "mesh:2x2", v);
 }
 
 int main(int argc, char **argv)
@@ -893,6 +1136,8 @@ int main(int argc, char **argv)
 	}
 
 	test_conflicts();
+	test_mesh_bcasts();
+	test_def_k();
 	test_aas();
 	test_aas_conflicts();
 	test_stalls();
