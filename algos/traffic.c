@@ -80,6 +80,14 @@ static int random_len(struct traffic *t)
 	return t->p.min_len + (int)(next_random(t) % (uint64_t)(t->p.max_len - t->p.min_len + 1));
 }
 
+/* The injection channel of a message: the NI's choice (-1), or one drawn at random. */
+static int channel_of(struct traffic *t, const struct sim *s)
+{
+	int channels = sim_config(s)->all_port ? t->topo->ports : 1;
+
+	return t->p.random_channel ? (int)(next_random(t) % (uint64_t)channels) : -1;
+}
+
 /*
  * A message that cannot be sent (memory ran out: the simulation stops too) fails the
  * run; it is never dropped while the counts say every message was delivered.
@@ -109,6 +117,7 @@ static void tick(void *ctx, struct sim *s)
 
 		if (!bcast_gate_ready(&t->gate, s))
 			return;		/* wait for the network to drain */
+		r.channel = channel_of(t, s);
 		t->b_pending = false;
 		if (bcast_gate_send(&t->gate, s, t->b_root, &r) < 0) {
 			send_failed(t, s, t->b_root);
@@ -135,6 +144,7 @@ static void tick(void *ctx, struct sim *s)
 		if (r.dest >= src)
 			r.dest++;
 		r.ir = t->p.ir_fraction > 0 && uniform01(t) < t->p.ir_fraction;
+		r.channel = channel_of(t, s);
 		if (sim_send(s, src, &r) < 0) {
 			send_failed(t, s, src);
 			return;

@@ -12,6 +12,7 @@
 #ifndef WORMCAST_TRAFFIC_H
 #define WORMCAST_TRAFFIC_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "latency.h"
@@ -24,6 +25,7 @@ struct traffic_params {
 	double ir_fraction;	/* fraction of unicasts sent with IR */
 	double b_fraction;	/* fraction of messages that are broadcasts */
 	uint64_t seed;
+	bool random_channel;	/* each message names a random injection channel */
 };
 
 struct traffic;

@@ -5,6 +5,7 @@
 // contract and compares what they expose after every step.
 #include "rtl_engine.h"
 
+#include <cassert>
 #include <cerrno>
 #include <cinttypes>
 #include <cstdio>
@@ -24,8 +25,19 @@ namespace {
 
 class Engine {
 public:
+    // The registers of one cycle: the RTL's output and credit registers (always: the
+    // NI-facing outputs come from them), and what was compared: the model's output
+    // and credit registers (--compare outputs) or both sides' whole register vectors,
+    // nodes x layout_.words values (--compare all).
+    struct Slot {
+        uint64_t cycle = 0;
+        RegisterSnapshot model, rtl;
+        std::vector<uint64_t> model_regs, rtl_regs;
+    };
+
     Engine(const struct sim_config& cfg, const rtl_engine_options& o, std::unique_ptr<RtlNetwork> rtl)
-        : cfg_(cfg), rtl_(std::move(rtl)), cosim_(o.cosim != 0), mismatch_vcd_(o.mismatch_vcd)
+        : cfg_(cfg), rtl_(std::move(rtl)), cosim_(o.cosim != 0),
+          compare_all_(o.cosim != 0 && !o.compare_outputs), mismatch_vcd_(o.mismatch_vcd)
     {
         nodes_ = cfg.topo.nodes;
         ports_ = cfg.topo.ports;
@@ -37,15 +49,27 @@ public:
             sim_config_router_params(&cfg_, &p);
             model_ = network_create(&p);
         }
+        router_regs_layout(&layout_, n_out_, n_out_, cfg.buffer_depth);
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         rtl_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
-        // The snapshots are reused: a ring of kWindow cycles for the mismatch window.
-        history_.resize(cosim_ ? kWindow : 1);
+        // The snapshots are reused: a ring of kWindow cycles for the mismatch window if
+        // one was asked for, else only the current cycle.
+        history_.resize(cosim_ && mismatch_vcd_ ? kWindow : 1);
+        const size_t words = static_cast<size_t>(nodes_) * static_cast<size_t>(layout_.words);
         for (auto& h : history_) {
-            h.first.resize(nodes_, n_out_);
-            h.second.resize(nodes_, n_out_);
+            h.rtl.resize(nodes_, n_out_);
+            if (compare_all_) {
+                h.model_regs.assign(words, 0);
+                h.rtl_regs.assign(words, 0);
+            } else if (cosim_) {
+                h.model.resize(nodes_, n_out_);
+            }
         }
     }
+
+    // The full comparison reads every RTL router's registers by name; a build whose
+    // registers cannot be read cannot be compared that way.
+    bool can_compare() { return !compare_all_ || rtl_->read_router_state(0, rtl_state_); }
 
     ~Engine()
     {
@@ -82,13 +106,15 @@ public:
     {
         if (model_) network_step(model_, cycle);
         rtl_->clock();
-        std::pair<RegisterSnapshot, RegisterSnapshot>& slot = history_[next_slot_];
-        slot.second.cycle = cycle + 1;
-        rtl_->read_registers(slot.second);
-        collect_rtl_outputs(slot.second);
+        Slot& slot = history_[next_slot_];
+        slot.cycle = cycle + 1;
+        rtl_->read_registers(slot.rtl);
+        collect_rtl_outputs(slot.rtl);
         if (!cosim_) return 0;
-        slot.first.cycle = cycle + 1;
-        compare(slot.first, slot.second);
+        if (compare_all_)
+            compare_all(slot);
+        else
+            compare(slot.model, slot.rtl, slot.cycle);
         next_slot_ = (next_slot_ + 1) % history_.size();
         if (history_used_ < history_.size()) ++history_used_;
         // After the first difference, run a few more cycles into the window, then stop.
@@ -192,11 +218,62 @@ private:
     {
         flit_t h = last_head_[static_cast<size_t>(node * n_out_ + port)];
         if (!h) return "no message seen on this output yet";
+        return message_name(h);
+    }
+
+    // What a port is, for a report: "link input, dimension 2", "ejection channel 0".
+    std::string port_kind(int port, bool input) const
+    {
+        static const char* mesh[] = {"E", "W", "N", "S"};
+        char b[64];
+        if (port >= ports_)
+            snprintf(b, sizeof(b), "%s channel %d", input ? "injection" : "ejection", port - ports_);
+        else if (cfg_.topo.kind == TOPO_MESH)
+            snprintf(b, sizeof(b), "link %s %s", input ? "input" : "output", mesh[port]);
+        else
+            snprintf(b, sizeof(b), "link %s, dimension %d", input ? "input" : "output", port);
+        return b;
+    }
+
+    std::string message_name(flit_t h) const
+    {
         header x = header_unpack(flit_payload(h), static_cast<unsigned>(cfg_.payload_width));
         char b[128];
         snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", x.type == HDR_B ? "B" : (x.ir ? "R+IR" : "R"),
                  x.source, x.type == HDR_B ? "root" : "to", x.address, x.seq);
         return b;
+    }
+
+    // The first differing value k of router node's register vectors (model m, RTL r),
+    // named as docs/microarchitecture.md section 6 names it, with the port and the
+    // message concerned (from the model's state, ms).
+    void note_register(uint64_t cycle, int node, int k, const uint64_t* m, const uint64_t* r,
+                       const struct router_state& ms)
+    {
+        ++mismatches_;
+        if (!first_.empty()) return;
+        router_reg_place p;
+        char what[96];
+        router_regs_place(&layout_, k, &p);
+        router_regs_describe(&layout_, k, m, what, sizeof(what));
+        std::string context;
+        if (p.reg == REG_RR_Q) {
+            context = "round-robin counter";
+        } else if (p.reg >= REG_OUT_VALID_Q) {
+            context = port_kind(p.port, false) + "; " + message_of(node, p.port);
+        } else {
+            context = port_kind(p.port, true);
+            const router_state_input& x = ms.in[p.port];
+            if (x.route_q && x.msg_head)
+                context += "; " + message_name(x.msg_head) + " in progress";
+            else if (x.count && flit_is_head(router_state_fifo(&ms, p.port, 0)))
+                context += "; " + message_name(router_state_fifo(&ms, p.port, 0)) + " waiting";
+        }
+        char b[512];
+        snprintf(b, sizeof(b), "cycle %" PRIu64 " node %d %s: model 0x%" PRIx64 ", RTL 0x%" PRIx64
+                 " (%s)", cycle, node, what, m[k], r[k], context.c_str());
+        first_ = b;
+        stop_at_ = cycle + 3;
     }
 
     void note(uint64_t cycle, int node, const std::string& port, const char* signal, uint64_t m,
@@ -211,12 +288,46 @@ private:
         stop_at_ = cycle + 3;
     }
 
-    // Reads the model's registers into ms and compares them with the RTL's, rs. Whole
-    // routers are compared as bit masks and flit arrays; only a router that differs is
-    // walked port by port (valid, flit, credit), which names the first difference.
-    void compare(RegisterSnapshot& ms, const RegisterSnapshot& rs)
+    // --compare all: every register of section 6 of every router, model and RTL read
+    // through the same router_state readout and packed into the same flat layout
+    // (model/router_state.h), so a router is compared with one memcmp and the index
+    // of its first differing value names the register.
+    void compare_all(Slot& slot)
     {
-        const uint64_t cycle = ms.cycle;
+        const size_t w = static_cast<size_t>(layout_.words);
+        for (int v = 0; v < nodes_; ++v) {
+            uint64_t* m = &slot.model_regs[static_cast<size_t>(v) * w];
+            uint64_t* r = &slot.rtl_regs[static_cast<size_t>(v) * w];
+            network_router_state(model_, v, &model_state_);
+            rtl_->read_router_state(v, rtl_state_);
+            for (int o = 0; o < n_out_; ++o) {
+                const router_state_output& x = model_state_.out[o];
+                if (x.out_valid_q && flit_is_head(x.out_flit_q))
+                    last_head_[static_cast<size_t>(v * n_out_ + o)] = x.out_flit_q;
+            }
+            const bool same = router_state_equal(&layout_, &model_state_, &rtl_state_);
+            // The window keeps every router's vectors; otherwise only a router that
+            // differs is packed, to find and name its first difference.
+            if (same && !mismatch_vcd_) continue;
+            router_state_pack(&layout_, &model_state_, m);
+            router_state_pack(&layout_, &rtl_state_, r);
+            if (same) continue;
+            for (size_t k = 0; k < w; ++k)
+                if (m[k] != r[k]) note_register(slot.cycle, v, static_cast<int>(k), m, r, model_state_);
+            // router_state_equal() and the packed vectors must agree.
+            assert(std::memcmp(m, r, w * sizeof(*m)) != 0);
+        }
+        ++cycles_compared_;
+        signals_compared_ += static_cast<uint64_t>(nodes_) * w;
+    }
+
+    // --compare outputs: reads the model's registers into ms and compares them with the
+    // RTL's, rs.  Whole routers are compared as bit masks and flit arrays; only a
+    // router that differs is walked port by port (valid, flit, credit), which names
+    // the first difference.
+    void compare(RegisterSnapshot& ms, const RegisterSnapshot& rs, uint64_t cycle)
+    {
+        ms.cycle = cycle;
         for (int v = 0; v < nodes_; ++v) {
             const size_t n = static_cast<size_t>(v);
             uint64_t* mf = ms.flits(v);
@@ -245,7 +356,8 @@ private:
         signals_compared_ += static_cast<uint64_t>(nodes_) * static_cast<uint64_t>(3 * n_out_);
     }
 
-    // The cycles around the first mismatch, model and RTL side by side, if asked for.
+    // The cycles around the first mismatch, model and RTL side by side, if asked for:
+    // the registers that were compared, by their names in section 6.
     void write_window()
     {
         window_tried_ = true;
@@ -263,11 +375,23 @@ private:
             for (int v = 0; v < nodes_; ++v) {
                 std::string s = "gen_node[" + std::to_string(v) + "]";
                 vcd_scope(w, s.c_str());
-                for (int p = 0; p < n_out_; ++p) {
-                    std::string pn = std::to_string(p);
-                    ids.push_back(vcd_var(w, ("out_valid_" + pn).c_str(), 1));
-                    ids.push_back(vcd_var(w, ("out_flit_" + pn).c_str(), fw_));
-                    ids.push_back(vcd_var(w, ("credit_out_" + pn).c_str(), 1));
+                if (compare_all_) {
+                    for (int k = 0; k < layout_.words; ++k) {
+                        router_reg_place p;
+                        router_regs_place(&layout_, k, &p);
+                        std::string n = router_reg_name(p.reg);
+                        if (p.reg == REG_FIFO) n += std::to_string(p.entry);
+                        if (p.port >= 0)
+                            n = (p.reg >= REG_OUT_VALID_Q ? "out" : "in") + std::to_string(p.port) + "_" + n;
+                        ids.push_back(vcd_var(w, n.c_str(), router_reg_width(&layout_, p.reg, fw_)));
+                    }
+                } else {
+                    for (int p = 0; p < n_out_; ++p) {
+                        std::string pn = std::to_string(p);
+                        ids.push_back(vcd_var(w, ("out_valid_" + pn).c_str(), 1));
+                        ids.push_back(vcd_var(w, ("out_flit_" + pn).c_str(), fw_));
+                        ids.push_back(vcd_var(w, ("credit_out_" + pn).c_str(), 1));
+                    }
                 }
                 vcd_upscope(w);
             }
@@ -278,11 +402,15 @@ private:
         // Oldest first: the ring's next slot, once it has been filled all round.
         const size_t first = history_used_ < history_.size() ? 0 : next_slot_;
         for (size_t h = 0; h < history_used_; ++h) {
-            const auto& snap = history_[(first + h) % history_.size()];
-            vcd_time(w, snap.first.cycle * 10);
+            const Slot& snap = history_[(first + h) % history_.size()];
+            vcd_time(w, snap.cycle * 10);
             size_t id = 0;
             for (int side = 0; side < 2; ++side) {
-                const RegisterSnapshot& s = side ? snap.second : snap.first;
+                if (compare_all_) {
+                    for (uint64_t x : side ? snap.rtl_regs : snap.model_regs) vcd_value(w, ids[id++], x);
+                    continue;
+                }
+                const RegisterSnapshot& s = side ? snap.rtl : snap.model;
                 for (int v = 0; v < nodes_; ++v) {
                     const size_t n = static_cast<size_t>(v);
                     for (int p = 0; p < n_out_; ++p) {
@@ -303,16 +431,18 @@ private:
     static constexpr size_t kWindow = 16;
     struct sim_config cfg_;
     std::unique_ptr<RtlNetwork> rtl_;
-    bool cosim_;
+    bool cosim_, compare_all_;
     FILE* mismatch_vcd_;
+    struct router_regs_layout layout_;
+    struct router_state model_state_, rtl_state_;  // scratch of the full comparison
     network* model_ = nullptr;
     int nodes_, ports_, channels_, n_out_, fw_;
     std::vector<channel_event> ej_, inj_credit_;
     std::vector<flit_t> last_head_;  // model side: the last head of each output (cosim)
     std::vector<flit_t> rtl_head_;   // RTL side: the same, for router_state()
-    // Model (first) and RTL (second) registers of the last kWindow cycles (one slot
-    // without comparison); next_slot_ is the one the next step fills.
-    std::vector<std::pair<RegisterSnapshot, RegisterSnapshot>> history_;
+    // The registers of the last kWindow cycles (one slot without a mismatch window to
+    // write); next_slot_ is the one the next step fills.
+    std::vector<Slot> history_;
     size_t next_slot_ = 0, history_used_ = 0;
     int outputs_valid_ = 0;
     uint64_t link_moves_ = 0, cycles_compared_ = 0, signals_compared_ = 0, mismatches_ = 0;
@@ -366,6 +496,12 @@ extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const 
     if (!x->ok()) {
         delete x;
         snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    if (!x->can_compare()) {
+        delete x;
+        snprintf(err, errlen, "this RTL build cannot read its routers' registers by name: "
+                 "compare its outputs only (--compare outputs)");
         return -1;
     }
     e->ops = o->cosim ? &cosim_ops : &rtl_ops;

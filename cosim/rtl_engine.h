@@ -3,11 +3,14 @@
  * rtl_engine.h - the RTL engine and the cosimulation engine, for C callers.
  *
  * "rtl": the Verilated RTL alone drives the NIs.  "cosim": the C model and the RTL
- * run in lockstep from the same NI inputs; after every clock edge every router's
- * output registers (valid and flit of every link and ejection channel) and credit
- * registers (every link and injection input) are compared.  The first difference
- * stops the run a few cycles later with a report that names both sides, and a VCD of
- * the cycles around it (into mismatch_vcd, if given).
+ * run in lockstep from the same NI inputs; after every clock edge every register of
+ * every router (docs/microarchitecture.md section 6: FIFO counts, pointers and live
+ * entries, route state, credit registers, replication holds, output registers,
+ * credit counters, the round-robin counter) is compared, or with compare_outputs only
+ * the output registers (valid and flit of every link and ejection channel) and credit
+ * registers (every link and injection input).  The first difference stops the run a
+ * few cycles later with a report that names the register and both sides, and a VCD
+ * of the cycles around it (into mismatch_vcd, if given).
  *
  * Both engines read the RTL routers' architectural state for the deadlock report
  * (engine_ops.router_state, model/deadlock.h).  The RTL alone cannot count link
@@ -30,6 +33,8 @@ extern "C" {
 
 struct rtl_engine_options {
 	int cosim;			/* 1: model and RTL in lockstep; 0: RTL alone */
+	int compare_outputs;		/* cosim: 1 compares the output and credit registers
+					 * only; 0 every register of section 6 */
 	int network_top;		/* 1: the generate-loop top instead of the router array */
 	int inject_bug;			/* 0: the correct RTL */
 	FILE *vcd;			/* Verilator's trace of the RTL goes here, or NULL */

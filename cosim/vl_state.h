@@ -14,6 +14,7 @@
 #define WORMCAST_VL_STATE_H
 
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -51,11 +52,11 @@ public:
                 return false;
             for (int i = 0; i < n_in; ++i) {
                 const std::string f = r + ".gen_input[" + std::to_string(i) + "].u_fifo";
-                Fifo q{find(ctx, f, "mem_q"), find(ctx, f, "rd_ptr_q"), find(ctx, f, "wr_ptr_q"),
-                       find(ctx, f, "count_q"),
+                Fifo q{find(ctx, f, "mem_q"), find(ctx, f, "rd_ptr_q", true),
+                       find(ctx, f, "wr_ptr_q", true), find(ctx, f, "count_q", true),
                        // Only ReplicationCost > 0 builds have hold counters.
                        find(ctx, r + ".gen_hold.gen_input_hold[" + std::to_string(i) + "]",
-                            "hold_q")};
+                            "hold_q", true)};
                 if (!q.mem_q || !q.rd_ptr_q || !q.wr_ptr_q || !q.count_q) return false;
                 x.in.push_back(q);
             }
@@ -66,90 +67,126 @@ public:
 
     bool ok() const { return ok_; }
 
-    // Router node's registers; msg_head is left 0 (the engine knows it).
+    // Router node's registers; msg_head is left 0 (the engine knows it).  Called for
+    // every router every cycle by the full comparison, so each register's address,
+    // type and width were resolved once, by init().
     void read(int node, router_state& s) const
     {
         const Router& x = routers_[static_cast<size_t>(node)];
-        const int cred_w = width(x.credits_q) / n_out_, fw = width(x.out_flit_q) / n_out_;
+        const int cred_w = x.credits_q.width / n_out_, fw = x.out_flit_q.width / n_out_;
+        // The router's vectors are copied once into 64-bit words and sliced there.
+        uint64_t route[kMaxWords], flit[kMaxWords], misc[4][kMaxWords];
+        x.route_q.copy(route);
+        x.out_flit_q.copy(flit);
+        x.credit_out_q.copy(misc[0]);
+        x.out_valid_q.copy(misc[1]);
+        x.credits_q.copy(misc[2]);
+        x.rr_q.copy(misc[3]);
         s.node = node;
         s.n_ports = n_ports_;
         s.n_in = n_in_;
         s.n_out = n_out_;
         s.depth = depth_;
-        s.rr_q = static_cast<unsigned>(bits(x.rr_q, 0, width(x.rr_q)));
+        s.rr_q = static_cast<unsigned>(slice(misc[3], 0, x.rr_q.width));
         for (int i = 0; i < n_in_; ++i) {
             const Fifo& q = x.in[static_cast<size_t>(i)];
             router_state_input& in = s.in[i];
-            for (int k = 0; k < depth_; ++k) in.fifo[k] = element(q.mem_q, k);
-            in.rd_ptr = static_cast<uint8_t>(bits(q.rd_ptr_q, 0, width(q.rd_ptr_q)));
-            in.wr_ptr = static_cast<uint8_t>(bits(q.wr_ptr_q, 0, width(q.wr_ptr_q)));
-            in.count = static_cast<uint8_t>(bits(q.count_q, 0, width(q.count_q)));
-            in.route_q = static_cast<uint32_t>(bits(x.route_q, i * n_out_, n_out_));
-            in.credit_out_q = bits(x.credit_out_q, i, 1) != 0;
-            in.hold_q = q.hold_q ? static_cast<uint8_t>(bits(q.hold_q, 0, width(q.hold_q))) : 0;
+            in.rd_ptr = q.rd_ptr_q.byte();
+            in.wr_ptr = q.wr_ptr_q.byte();
+            in.count = q.count_q.byte();
+            // Only the live entries mean anything (router_state.h); the others are
+            // not read.
+            for (int k = 0, slot = in.rd_ptr; k < in.count && k < depth_ && slot < depth_; ++k) {
+                in.fifo[slot] = q.mem_q.element(slot);
+                if (++slot == depth_) slot = 0;
+            }
+            in.route_q = static_cast<uint32_t>(slice(route, i * n_out_, n_out_));
+            in.credit_out_q = slice(misc[0], i, 1) != 0;
+            in.hold_q = q.hold_q.p ? q.hold_q.byte() : 0;
             in.msg_head = 0;
         }
         for (int o = 0; o < n_out_; ++o) {
             router_state_output& out = s.out[o];
-            out.out_valid_q = bits(x.out_valid_q, o, 1) != 0;
-            out.out_flit_q = bits(x.out_flit_q, o * fw, fw);
-            out.credits_q = static_cast<uint8_t>(bits(x.credits_q, o * cred_w, cred_w));
+            out.out_valid_q = slice(misc[1], o, 1) != 0;
+            out.out_flit_q = slice(flit, o * fw, fw);
+            out.credits_q = static_cast<uint8_t>(slice(misc[2], o * cred_w, cred_w));
         }
     }
 
 private:
+    // The widest register: out_flit_q of 24 outputs of 64-bit flits (Q_12, W = 62).
+    static constexpr int kMaxWords = 2 * TOPO_MAX_PORTS;
+
+    // One register as Verilator stores it.  Every Verilated type (CData, SData, IData,
+    // QData, and WData: 32-bit words, least significant first) holds a packed value
+    // as a little-endian string of bytes, so one copy serves them all.
+    static_assert(__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__,
+                  "the readout takes Verilator's values as little-endian byte strings");
+    struct Reg {
+        const uint8_t* p = nullptr;  // the value (entry 0 of an unpacked array)
+        int bytes = 0;               // bytes of one value
+        int width = 0;               // packed range [width - 1 : 0]
+        size_t ent = 0;              // bytes per entry of an unpacked array
+
+        explicit operator bool() const { return p != nullptr; }
+
+        // The value as 64-bit words, least significant first (words beyond it are
+        // not written).
+        void copy(uint64_t* w) const
+        {
+            w[(bytes - 1) / 8] = 0;
+            std::memcpy(w, p, static_cast<size_t>(bytes));
+        }
+        // A counter or pointer of at most 8 bits (CData).
+        uint8_t byte() const { return *p; }
+        // Entry k of an unpacked array of packed values (a FIFO's storage).
+        uint64_t element(int k) const
+        {
+            uint64_t w[kMaxWords];
+            std::memcpy(w, p + static_cast<size_t>(k) * ent, static_cast<size_t>(bytes));
+            return slice(w, 0, width);
+        }
+    };
     struct Fifo {
-        const VerilatedVar *mem_q, *rd_ptr_q, *wr_ptr_q, *count_q, *hold_q;
+        Reg mem_q, rd_ptr_q, wr_ptr_q, count_q, hold_q;
     };
     struct Router {
-        const VerilatedVar *route_q = nullptr, *credit_out_q = nullptr, *out_valid_q = nullptr,
-                           *out_flit_q = nullptr, *credits_q = nullptr, *rr_q = nullptr;
+        Reg route_q, credit_out_q, out_valid_q, out_flit_q, credits_q, rr_q;
         std::vector<Fifo> in;
     };
 
-    static const VerilatedVar* find(const VerilatedContext& ctx, const std::string& scope,
-                                    const char* name)
+    // Bits [lsb, lsb + n) (n <= 64) of a value held in 64-bit words.
+    static uint64_t slice(const uint64_t* w, int lsb, int n)
     {
-        const VerilatedScope* s = ctx.scopeFind(scope.c_str());
-        return s ? s->varFind(name) : nullptr;
-    }
-
-    static int width(const VerilatedVar* v) { return v->packed().elements(); }
-
-    // Bits [lsb, lsb + n) (n <= 64) of a packed value stored at p with type t.
-    static uint64_t bits_at(const void* p, VerilatedVarType t, int lsb, int n)
-    {
-        uint64_t x = 0;
-        switch (t) {
-        case VLVT_UINT8: x = *static_cast<const uint8_t*>(p); break;
-        case VLVT_UINT16: x = *static_cast<const uint16_t*>(p); break;
-        case VLVT_UINT32: x = *static_cast<const uint32_t*>(p); break;
-        case VLVT_UINT64: x = *static_cast<const uint64_t*>(p); break;
-        case VLVT_WDATA: {
-            // Wide values: 32-bit words, least significant first.
-            const uint32_t* w = static_cast<const uint32_t*>(p);
-            for (int b = 0; b < n; ++b) {
-                const int k = lsb + b;
-                x |= static_cast<uint64_t>(w[k / 32] >> (k % 32) & 1u) << b;
-            }
-            return x;
-        }
-        default: return 0;
-        }
-        x >>= lsb;
+        const int k = lsb >> 6, sh = lsb & 63;
+        uint64_t x = w[k] >> sh;
+        if (sh + n > 64) x |= w[k + 1] << (64 - sh);
         return n >= 64 ? x : x & ((1ull << n) - 1);
     }
 
-    static uint64_t bits(const VerilatedVar* v, int lsb, int n)
+    // Register name in scope, or an empty Reg.  Every register the readout takes is
+    // declared [N-1:0]; a FIFO entry is at most 64 bits; counters and pointers are
+    // at most 8 bits.
+    static Reg find(const VerilatedContext& ctx, const std::string& scope, const char* name,
+                    bool narrow = false)
     {
-        return bits_at(v->datap(), v->vltype(), lsb - v->packed().low(), n);
-    }
-
-    // Entry k of an unpacked array of packed values (a FIFO's storage).
-    static uint64_t element(const VerilatedVar* v, int k)
-    {
-        const char* p = static_cast<const char*>(v->datap()) + static_cast<size_t>(k) * v->entSize();
-        return bits_at(p, v->vltype(), 0, width(v));
+        const VerilatedScope* s = ctx.scopeFind(scope.c_str());
+        const VerilatedVar* v = s ? s->varFind(name) : nullptr;
+        Reg r;
+        if (!v || v->packed().low() != 0) return r;
+        r.width = v->packed().elements();
+        switch (v->vltype()) {
+        case VLVT_UINT8: r.bytes = 1; break;
+        case VLVT_UINT16: r.bytes = 2; break;
+        case VLVT_UINT32: r.bytes = 4; break;
+        case VLVT_UINT64: r.bytes = 8; break;
+        case VLVT_WDATA: r.bytes = 4 * ((r.width + 31) / 32); break;
+        default: return r;  // not a packed value: not found
+        }
+        if (r.bytes > 8 * kMaxWords || (narrow && r.bytes != 1)) return r;
+        r.p = static_cast<const uint8_t*>(v->datap());
+        r.ent = v->entSize();
+        return r;
     }
 
     std::vector<Router> routers_;

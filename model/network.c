@@ -305,11 +305,17 @@ void network_router_state(const struct network *n, int node, struct router_state
 	for (int i = 0; i < r->n_in; i++) {
 		struct router_state_input *x = &s->in[i];
 
-		for (int k = 0; k < r->depth; k++)
-			x->fifo[k] = r->fifo[i * r->depth + k];
+		/* Only the live entries mean anything (router_state.h). */
+		for (int k = 0, slot = r->in[i].rd_ptr; k < r->in[i].count; k++) {
+			x->fifo[slot] = r->fifo[i * r->depth + slot];
+			if (++slot == r->depth)
+				slot = 0;
+		}
 		x->rd_ptr = r->in[i].rd_ptr;
 		x->count = r->in[i].count;
-		x->wr_ptr = (uint8_t)((r->in[i].rd_ptr + r->in[i].count) % r->depth);
+		x->wr_ptr = (uint8_t)(r->in[i].rd_ptr + r->in[i].count);
+		if (x->wr_ptr >= r->depth)	/* rd_ptr + count mod depth, without a division */
+			x->wr_ptr = (uint8_t)(x->wr_ptr - r->depth);
 		x->route_q = r->in[i].route_q;
 		x->credit_out_q = r->credit_out_q >> i & 1;
 		x->hold_q = r->in[i].hold_q;

@@ -6,14 +6,16 @@
  * Verilated registers (cosim/rtl_models.h).  Field names are the document's.
  *
  * It is what the deadlock report reads (model/deadlock.c: the chain of blocked
- * messages, the same for every engine) and what a register-by-register comparison of
- * the two implementations would compare.  It is read at the end of a cycle: the
- * registers hold their values for the next cycle.
+ * messages, the same for every engine), what the cosimulation compares register by
+ * register (router_state_pack() below) and what functional coverage classifies
+ * (model/coverage.h).  It is read at the end of a cycle: the registers hold their
+ * values for the next cycle.
  */
 #ifndef WORMCAST_ROUTER_STATE_H
 #define WORMCAST_ROUTER_STATE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "flit.h"
@@ -21,8 +23,9 @@
 
 struct router_state_input {
 	/* fifo[i]: BufferDepth entries; the live ones are rd_ptr, rd_ptr + 1, ... (mod
-	 * depth), count of them.  The others hold stale values (the RTL does not reset its
-	 * storage): only the live ones mean anything. */
+	 * depth), count of them.  The others are unspecified (the RTL does not reset its
+	 * storage, and the readouts fill only the live slots): only the live ones mean
+	 * anything. */
 	flit_t fifo[ROUTER_MAX_DEPTH];
 	uint8_t rd_ptr, wr_ptr, count;
 	uint32_t route_q;		/* outputs owned by the message in progress */
@@ -57,5 +60,61 @@ static inline flit_t router_state_fifo(const struct router_state *s, int i, int 
 {
 	return s->in[i].fifo[(s->in[i].rd_ptr + k) % s->depth];
 }
+
+/*
+ * The registers as one flat vector of values, in the document's order (section 6):
+ *
+ *   per input i:  count, rd_ptr, wr_ptr, fifo[0] .. fifo[depth-1], route_q,
+ *                 credit_out_q, hold_q
+ *   per output o: out_valid_q, out_flit_q, credits_q
+ *   per router:   rr_q
+ *
+ * fifo[k] is the k-th live entry from the head of line (storage slot rd_ptr + k); an
+ * entry at or beyond count is not architectural (the RTL does not reset its storage)
+ * and is packed as 0.  count comes before the entries so that the first difference
+ * named is the count when the two sides hold a different number of flits.  msg_head
+ * is not a register and is not packed.  Two routers are in the same state iff their
+ * vectors are equal, so comparing them is a memcmp, and the index of the first
+ * differing value names the first register that differs.
+ */
+enum router_reg {
+	REG_COUNT, REG_RD_PTR, REG_WR_PTR, REG_FIFO, REG_ROUTE_Q, REG_CREDIT_OUT_Q, REG_HOLD_Q,
+	REG_OUT_VALID_Q, REG_OUT_FLIT_Q, REG_CREDITS_Q, REG_RR_Q,
+};
+
+struct router_regs_layout {
+	int n_in, n_out, depth;
+	int per_input;			/* values per input: 6 + depth */
+	int words;			/* values per router */
+};
+
+/* Where value k of the vector is: which register, of which port, which FIFO entry. */
+struct router_reg_place {
+	enum router_reg reg;
+	int port;			/* input or output index; -1 for rr_q */
+	int entry;			/* REG_FIFO: k of fifo[k]; else -1 */
+};
+
+void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth);
+/* s's registers into v (l->words values). */
+void router_state_pack(const struct router_regs_layout *l, const struct router_state *s,
+		       uint64_t *v);
+/*
+ * True iff a and b pack into the same vector: the comparison of every cycle, which
+ * packs only the routers that differ (to name the first difference).
+ */
+bool router_state_equal(const struct router_regs_layout *l, const struct router_state *a,
+			const struct router_state *b);
+void router_regs_place(const struct router_regs_layout *l, int k, struct router_reg_place *p);
+/* The register's name in docs/microarchitecture.md section 6 ("fifo", "credits_q"). */
+const char *router_reg_name(enum router_reg r);
+/* Its width in bits, for a waveform (flit_width = W + 2). */
+int router_reg_width(const struct router_regs_layout *l, enum router_reg r, int flit_width);
+/*
+ * "input 2 fifo[1] (count 2)", "output 5 credits_q", "rr_q": value k of the vector
+ * v (whose count names the live entries) into buf.
+ */
+void router_regs_describe(const struct router_regs_layout *l, int k, const uint64_t *v,
+			  char *buf, size_t len);
 
 #endif

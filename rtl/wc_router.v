@@ -74,6 +74,21 @@
 //   7  replication hold one cycle too long: hold_q is loaded with ReplicationCost
 //      instead of ReplicationCost - 1, so a replicating head waits T_r + 1 cycles
 //      (no effect with ReplicationCost = 0).
+// Faults 8 to 11 change internal state first: 8 and 9 never reach an output, 10 and
+// 11 only later (or not at all). Only the comparison of every register (section 11)
+// catches them where they happen; they show that it does.
+//   8  a mesh border input's tie-off is lost: an input port without a neighbour takes
+//      its idle link (valid 1, flit 0: a BODY flit) into its FIFO every cycle until
+//      the FIFO is full. A body flit with no message in progress never moves, so
+//      nothing leaves that input (mesh only).
+//   9  the credit counter of a mesh output without a neighbour counts the flits sent
+//      on the opposite output (E <-> W, N <-> S) and wraps below zero; route() never
+//      selects that output, so its credits are never used (mesh only).
+//   10 rr_q wraps one early, at NIn - 2: input NIn - 1 never has the first priority,
+//      which changes a grant only when heads compete for an output.
+//   11 a flit stored behind another one in a FIFO (pushed while the FIFO is not
+//      empty) has its top payload bit flipped; the output sees it only when the
+//      flit leaves, cycles later.
 module wc_router #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
@@ -120,7 +135,8 @@ module wc_router #(
   localparam integer CredMax = (InjectBug == 5) ? BufferDepth + 1 : BufferDepth;
   localparam integer CredW   = $clog2(CredMax + 1);
 
-  localparam integer     NInM1     = NIn - 1;
+  // The last value of rr_q (InjectBug 10: one too early).
+  localparam integer     NInM1     = (InjectBug == 10) ? NIn - 2 : NIn - 1;
   localparam [RrW-1:0]   RrLast    = NInM1[RrW-1:0];
   localparam [CredW-1:0] CredReset = CredMax[CredW-1:0];
 
@@ -140,8 +156,37 @@ module wc_router #(
   reg  [RrW-1:0]        rr_q         /* verilator public_flat_rd */;
   wire [RrW-1:0]        rr_d;
 
-  wire [NIn-1:0]  in_valid  = {inj_valid_i, link_valid_i};
+  wire [NIn-1:0]  in_valid;
   wire [NOut-1:0] credit_in = {ej_credit_i, link_credit_i};
+  // out_valid_d as the credit counters count it (InjectBug 9 miscounts).
+  wire [NOut-1:0] cred_sent;
+
+  // InjectBug 8 and 9: the mesh ports without a neighbour (section 2), E, W, N, S.
+  generate
+    if (Topology == 1 && (InjectBug == 8 || InjectBug == 9)) begin : gen_bug_border
+      localparam [11:0] ColsW   = Cols[11:0];
+      localparam integer RowsM1 = Rows - 1;
+      localparam integer ColsM1 = Cols - 1;
+      localparam [11:0] LastRow = RowsM1[11:0];
+      localparam [11:0] LastCol = ColsM1[11:0];
+      wire [11:0] my_r = node_id_i / ColsW;
+      wire [11:0] my_c = node_id_i % ColsW;
+      wire [3:0]  missing = {my_r == LastRow, my_r == 12'd0, my_c == 12'd0, my_c == LastCol};
+      if (InjectBug == 8) begin : gen_bug_tie_off
+        assign in_valid  = {inj_valid_i, link_valid_i | missing};
+        assign cred_sent = out_valid_d;
+      end else begin : gen_bug_border_credit
+        assign in_valid  = {inj_valid_i, link_valid_i};
+        // E <-> W and N <-> S: output o ^ 1.
+        assign cred_sent = {out_valid_d[NOut-1:4],
+                            (missing & {out_valid_d[2], out_valid_d[3], out_valid_d[0], out_valid_d[1]}) |
+                            (~missing & out_valid_d[3:0])};
+      end
+    end else begin : gen_ports
+      assign in_valid  = {inj_valid_i, link_valid_i};
+      assign cred_sent = out_valid_d;
+    end
+  endgenerate
 
   // Per input, bit (or slice) i for input i. The FIFO outputs are functions of the
   // registers only.
@@ -183,6 +228,15 @@ module wc_router #(
         assign in_flit = inj_flit_i[(gi-P)*FW +: FW];
       end
 
+      // What the FIFO stores (InjectBug 11: the top bit of a flit stored behind
+      // another one flipped).
+      wire [FW-1:0] stored;
+      if (InjectBug == 11) begin : gen_bug_stored_flip
+        assign stored = in_flit ^ {fifo_nonempty[gi], {FW-1{1'b0}}};
+      end else begin : gen_stored
+        assign stored = in_flit;
+      end
+
       wc_fifo #(
         .Depth (BufferDepth),
         .Width (FW)
@@ -190,7 +244,7 @@ module wc_router #(
         .clk_i      (clk_i),
         .rst_ni     (rst_ni),
         .push_i     (fifo_push[gi]),
-        .data_i     (in_flit),
+        .data_i     (stored),
         .pop_i      (fifo_pop[gi]),
         .nonempty_o (nonempty),
         .full_o     (fifo_full[gi]),
@@ -455,9 +509,9 @@ module wc_router #(
       credits_q <= {NOut{CredReset}};
     end else begin
       for (ko = 0; ko < NOut; ko = ko + 1) begin
-        if (out_valid_d[ko] && !credit_in[ko]) begin
+        if (cred_sent[ko] && !credit_in[ko]) begin
           credits_q[ko*CredW +: CredW] <= credits_q[ko*CredW +: CredW] - 1'b1;
-        end else if (credit_in[ko] && !out_valid_d[ko]) begin
+        end else if (credit_in[ko] && !cred_sent[ko]) begin
           credits_q[ko*CredW +: CredW] <= credits_q[ko*CredW +: CredW] + 1'b1;
         end
       end

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "coverage_report.h"
 #include "outputs.h"
 #include "pipeline.h"
 #include "report.h"
@@ -59,6 +60,7 @@ static int session_open(struct session *s, const struct options *o,
 		.vcd = outputs_file(&s->out, OPT_VCD),
 		.fst = outputs_file(&s->out, OPT_FST),
 		.mismatch_vcd = outputs_file(&s->out, OPT_MISMATCH_VCD),
+		.coverage = outputs_file(&s->out, OPT_COVERAGE),
 	};
 	s->rc = (struct report_context){
 		.cfg = &s->cfg, .engine = s->eopt.name,
@@ -166,6 +168,7 @@ static int commit_outputs(struct session *s, const struct run_result *r, struct 
 		outputs_drop(&s->out, OPT_VCD);
 		outputs_drop(&s->out, OPT_FST);
 		outputs_drop(&s->out, OPT_MISMATCH_VCD);
+		outputs_drop(&s->out, OPT_COVERAGE);
 		rc = failf(f, EXIT_FAILED, "%s", r->engine.error);
 	}
 	if (!r->engine.window_written)
@@ -327,6 +330,8 @@ int command_run(const struct options *o, const volatile sig_atomic_t *stop, stru
 		return command_tree(o, f);
 	case CMD_ID_LIST:
 		return list(o, f);
+	case CMD_ID_COVERAGE:
+		return coverage_command(o, f);
 	case N_COMMANDS:
 		break;
 	}

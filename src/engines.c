@@ -16,6 +16,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "coverage_report.h"
 #include "waves.h"
 #ifdef WORMCAST_HAVE_RTL
 #include "rtl_engine.h"
@@ -24,8 +25,12 @@
 struct engine_box {
 	struct engine_options opt;
 	struct engine_outputs out;
-	struct engine engine;		/* what the simulation drives */
+	struct engine engine;		/* the engine: the model (in waves), the RTL, cosim */
 	struct engine model;		/* the model engine under the waves wrapper */
+	struct engine outer;		/* the coverage wrapper of engine, if asked for */
+	struct router_params params;	/* the routers', for the coverage file */
+	struct topology topo;		/* params.topo points here */
+	bool covered;			/* the simulation drives outer */
 	bool waves;			/* engine is the waves wrapper of model */
 	bool rtl;			/* engine is an RTL or cosim engine */
 	FILE *wave;			/* the VCD stream: the output's, or the scratch file's */
@@ -187,7 +192,8 @@ struct engine_box *engine_create(const struct engine_options *o, const struct en
 	} else {
 #ifdef WORMCAST_HAVE_RTL
 		struct rtl_engine_options ro = {
-			.cosim = is(o->name, "cosim"), .network_top = o->network_top,
+			.cosim = is(o->name, "cosim"), .compare_outputs = o->compare_outputs,
+			.network_top = o->network_top,
 			.inject_bug = o->inject_bug, .vcd = b->wave,
 			.mismatch_vcd = out->mismatch_vcd ? outfile_stream(out->mismatch_vcd) : NULL,
 		};
@@ -203,12 +209,64 @@ struct engine_box *engine_create(const struct engine_options *o, const struct en
 		engine_destroy(b);
 		return NULL;
 	}
+	if (out->coverage) {
+		struct network *reference = NULL;
+
+		sim_config_router_params(cfg, &b->params);
+		b->topo = cfg->topo;
+		b->params.topo = &b->topo;
+#ifdef WORMCAST_HAVE_RTL
+		if (b->rtl)
+			reference = rtl_engine_model(&b->engine);
+#endif
+		if (coverage_wrap(&b->outer, &b->engine, &b->params, reference)) {
+			engine_destroy(b);
+			snprintf(err, errlen, "out of memory");
+			return NULL;
+		}
+		b->covered = true;
+	}
 	return b;
 }
 
 struct engine *engine_of(struct engine_box *b)
 {
-	return &b->engine;
+	return b->covered ? &b->outer : &b->engine;
+}
+
+/*
+ * The coverage file of the run; in a cosimulation, the model's counts and the RTL's
+ * must be the same (they are counted by one classification from registers that the
+ * comparison found equal, or, with --compare outputs, that it did not look at).
+ */
+static void finish_coverage(struct engine_box *b, struct engine_report *r)
+{
+	const uint64_t *ref, *counts = coverage_wrap_counts(&b->outer, &ref);
+	const struct cov_space *sp = coverage_wrap_space(&b->outer);
+	const char *by = ref ? "model and rtl" : b->rtl ? "rtl" : "model";
+	cJSON *doc;
+
+	if (!counts) {
+		snprintf(r->error, sizeof(r->error), "--coverage: the %s engine cannot read its "
+			 "routers' registers", b->opt.name);
+		return;
+	}
+	for (int k = 0; ref && k < cov_bins(sp); k++)
+		if (counts[k] != ref[k]) {
+			char name[64];
+
+			cov_bin_name(sp, k, name, sizeof(name));
+			snprintf(r->coverage_mismatch, sizeof(r->coverage_mismatch),
+				 "the model and the RTL count bin '%s' differently: model %llu, RTL "
+				 "%llu", name, (unsigned long long)ref[k], (unsigned long long)counts[k]);
+			break;
+		}
+	doc = coverage_document(sp, &b->params, counts, by);
+	errno = 0;
+	if (!doc || coverage_write(doc, outfile_stream(b->out.coverage)))
+		snprintf(r->error, sizeof(r->error), "--coverage: cannot write '%s': %s",
+			 outfile_path(b->out.coverage), strerror(doc && errno ? errno : ENOMEM));
+	cJSON_Delete(doc);
 }
 
 /* vcd2fst IN OUT, its output thrown away; 0 on success. */
@@ -268,6 +326,11 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->engine = b->opt.name;
+	if (b->covered) {
+		finish_coverage(b, r);
+		coverage_unwrap(&b->outer);
+		b->covered = false;
+	}
 	if (b->waves) {
 		struct engine outer = b->engine;
 
@@ -286,6 +349,7 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 		r->compared = is(b->opt.name, "cosim");
 		r->cycles_compared = rr.cycles_compared;
 		r->signals_compared = rr.signals_compared;
+		r->compared_all = r->compared && !b->opt.compare_outputs;
 		r->mismatches = rr.mismatches;
 		r->window_written = rr.window_written;
 		snprintf(r->detail, sizeof(r->detail), "%s", rr.first_mismatch);
@@ -307,6 +371,8 @@ void engine_destroy(struct engine_box *b)
 {
 	if (!b)
 		return;
+	if (b->covered)
+		coverage_unwrap(&b->outer);
 	if (b->waves) {
 		struct engine outer = b->engine;
 
@@ -333,24 +399,31 @@ int engine_report_json(const struct engine_report *r, cJSON *obj)
 	} else {
 		ok = cJSON_AddNumberToObject(obj, "cycles_compared", (double)r->cycles_compared) &&
 		     cJSON_AddNumberToObject(obj, "signals_compared", (double)r->signals_compared) &&
-		     cJSON_AddNumberToObject(obj, "mismatches", (double)r->mismatches);
+		     cJSON_AddNumberToObject(obj, "mismatches", (double)r->mismatches) &&
+		     cJSON_AddStringToObject(obj, "compare", r->compared_all ? "all" : "outputs");
 	}
 	if (ok && r->rtl_kind[0])
 		ok = cJSON_AddStringToObject(obj, "rtl", r->rtl_kind);
 	if (ok && r->detail[0])
 		ok = cJSON_AddStringToObject(obj, "first_mismatch", r->detail);
+	if (ok && r->coverage_mismatch[0])
+		ok = cJSON_AddStringToObject(obj, "coverage_mismatch", r->coverage_mismatch);
 	return ok ? 0 : -1;
 }
 
 void engine_report_print(const struct engine_report *r, FILE *out)
 {
+	const char *what = r->compared_all ? "register values (every register)" :
+			   "signal values (output and credit registers)";
+
 	if (r->compared && !r->mismatches)
-		fprintf(out, "  cosim (%s): PASS, %llu cycles and %llu signal values compared, 0 mismatches\n",
+		fprintf(out, "  cosim (%s): PASS, %llu cycles and %llu %s compared, 0 mismatches\n",
 			r->rtl_kind, (unsigned long long)r->cycles_compared,
-			(unsigned long long)r->signals_compared);
+			(unsigned long long)r->signals_compared, what);
 	else if (r->compared)
-		fprintf(out, "  cosim (%s): FAIL, %llu mismatching signal values; first: %s\n",
-			r->rtl_kind, (unsigned long long)r->mismatches, r->detail);
+		fprintf(out, "  cosim (%s): FAIL, %llu mismatching %s; first: %s\n",
+			r->rtl_kind, (unsigned long long)r->mismatches,
+			r->compared_all ? "register values" : "signal values", r->detail);
 }
 
 int engine_list_json(cJSON *obj)

@@ -21,6 +21,7 @@ struct engine_options {
 	const char *name;		/* "model", "rtl" or "cosim" */
 	bool vcd, fst, mismatch_vcd;	/* outputs asked for (checked with the engine) */
 	bool network_top;		/* RTL: the generate-loop top, not the router array */
+	bool compare_outputs;		/* cosim: compare the output and credit registers only */
 	int inject_bug;			/* RTL: a deliberately broken build (tests) */
 };
 
@@ -29,17 +30,21 @@ struct engine_outputs {
 	struct outfile *vcd;		/* the waveform as VCD */
 	struct outfile *fst;		/* the waveform as FST (a VCD converted by vcd2fst) */
 	struct outfile *mismatch_vcd;	/* cosim: the cycles around the first mismatch */
+	struct outfile *coverage;	/* the functional coverage of the run (src/coverage.h) */
 };
 
 struct engine_report {
 	const char *engine;
 	bool compared;			/* a cosimulation: the counts below mean something */
 	uint64_t cycles_compared;
-	uint64_t signals_compared;
+	uint64_t signals_compared;	/* register values compared */
+	bool compared_all;		/* every register of section 6, not only the outputs */
 	uint64_t mismatches;
 	char detail[1024];		/* first mismatch, or empty */
 	char rtl_kind[32];
 	bool window_written;		/* the mismatch window went to mismatch_vcd */
+	/* cosim with coverage: the model's and the RTL's counts differ (a failed check) */
+	char coverage_mismatch[256];
 	char error[512];		/* a waveform that could not be written, or empty */
 	bool no_memory;			/* error is an allocation failure */
 };

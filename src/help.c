@@ -44,6 +44,11 @@ static const struct command_doc command_docs[N_COMMANDS] = {
 	[CMD_ID_LIST] = { "list [--json]",
 			  "The algorithms, topologies, engines and RTL configurations of this "
 			  "build." },
+	[CMD_ID_COVERAGE] = { "coverage FILE... [--json] [--output FILE]",
+			      "Merge the functional coverage files of runs (--coverage FILE), "
+			      "print every bin of router events with its count, and list the "
+			      "holes: the bins the configurations can reach that no run hit "
+			      "(docs/verification.md)." },
 };
 
 #define HELP_WIDTH 79

@@ -26,34 +26,27 @@ const struct option_def option_table[N_OPTIONS] = {
 #undef OPTION
 };
 
-static const struct {
-	const char *name;
-	const char *operands;	/* what follows the options, NULL if nothing may */
-} commands[N_COMMANDS] = {
-	[CMD_ID_RUN] = { "run", NULL },
-	[CMD_ID_SWEEP] = { "sweep", NULL },
-	[CMD_ID_TRAFFIC] = { "traffic", NULL },
-	[CMD_ID_TRACE] = { "trace", NULL },
-	[CMD_ID_REPRODUCE] = { "reproduce", NULL },
-	[CMD_ID_MERGE] = { "merge", "DIR..." },
-	[CMD_ID_TREE] = { "tree", NULL },
-	[CMD_ID_LIST] = { "list", NULL },
+static const char *const command_names[N_COMMANDS] = {
+	[CMD_ID_RUN] = "run",
+	[CMD_ID_SWEEP] = "sweep",
+	[CMD_ID_TRAFFIC] = "traffic",
+	[CMD_ID_TRACE] = "trace",
+	[CMD_ID_REPRODUCE] = "reproduce",
+	[CMD_ID_MERGE] = "merge",
+	[CMD_ID_TREE] = "tree",
+	[CMD_ID_LIST] = "list",
+	[CMD_ID_COVERAGE] = "coverage",
 };
 
 const char *command_name(enum command c)
 {
-	return commands[c].name;
-}
-
-const char *command_operands(enum command c)
-{
-	return commands[c].operands;
+	return command_names[c];
 }
 
 int command_find(const char *name)
 {
 	for (int c = 0; c < N_COMMANDS; c++)
-		if (!strcmp(commands[c].name, name))
+		if (!strcmp(command_names[c], name))
 			return c;
 	return -1;
 }
@@ -525,13 +518,13 @@ static int scan_argv(struct options *o, int argc, char **argv, bool apply, const
 		if (set_value(o, id, optarg ? optarg : "", origin, msg, sizeof(msg)))
 			return failf(f, EXIT_USAGE, "%s: %s", origin, msg);
 	}
-	if (apply && optind < argc) {
-		/* getopt_long has moved the operands behind the options. */
-		if (!command_operands(o->command))
-			return failf(f, EXIT_USAGE, "unexpected argument '%s' (see 'wormcast %s "
-				     "--help')", argv[optind], cmd);
-		o->operands = argv + optind;
-		o->n_operands = argc - optind;
+	/* getopt_long moved the arguments that are not options to the end. */
+	if (apply && (CMD_WITH_FILES & (1u << o->command))) {
+		o->files = argv + optind;
+		o->n_files = argc - optind;
+	} else if (apply && optind < argc) {
+		return failf(f, EXIT_USAGE, "unexpected argument '%s' (see 'wormcast %s --help')",
+			     argv[optind], cmd);
 	}
 	return 0;
 }
@@ -547,10 +540,6 @@ static bool wants_help(int argc, char **argv)
 
 static int check_required(const struct options *o, struct failure *f)
 {
-	if (command_operands(o->command) && o->n_operands == 0)
-		return failf(f, EXIT_USAGE, "%s needs %s (see 'wormcast %s --help')",
-			     command_name(o->command), command_operands(o->command),
-			     command_name(o->command));
 	for (int id = 0; id < N_OPTIONS; id++) {
 		const struct option_def *d = &option_table[id];
 

@@ -29,6 +29,7 @@ enum command {
 	CMD_ID_MERGE,
 	CMD_ID_TREE,
 	CMD_ID_LIST,
+	CMD_ID_COVERAGE,
 	N_COMMANDS,
 };
 
@@ -41,8 +42,11 @@ enum command {
 #define CMD_MERGE (1u << CMD_ID_MERGE)
 #define CMD_TREE (1u << CMD_ID_TREE)
 #define CMD_LIST (1u << CMD_ID_LIST)
+#define CMD_COVERAGE (1u << CMD_ID_COVERAGE)
 #define CMD_RUNS (CMD_RUN | CMD_SWEEP | CMD_TRAFFIC | CMD_TRACE)
 #define CMD_ALL ((1u << N_COMMANDS) - 1)
+/* The commands that take files as arguments after their options. */
+#define CMD_WITH_FILES (CMD_COVERAGE | CMD_MERGE)
 
 /*
  * The ceilings (docs/robustness.md).  The simulation does not skip idle cycles, so a
@@ -112,16 +116,15 @@ struct option_value {
 struct options {
 	enum command command;
 	const char *config;		/* the configuration file read, or NULL */
-	char **operands;		/* what follows the options (merge: DIR...), in argv */
-	int n_operands;
 	struct option_value v[N_OPTIONS];
 	char arena[32768];		/* copies of the file's values and the origins */
+	/* CMD_WITH_FILES: the arguments that are not options (argv's own strings). */
+	char *const *files;
+	int n_files;
 	size_t used;
 };
 
 const char *command_name(enum command c);
-/* What a command takes after its options ("DIR..."), or NULL if nothing. */
-const char *command_operands(enum command c);
 /* The command called name, or -1. */
 int command_find(const char *name);
 

@@ -97,6 +97,11 @@ static int check_overlaps(const struct options *o, struct failure *f)
 					     "not overwrite an input", option_table[out[k]].name, p,
 					     in[j] == OPT_CONFIG ? "configuration file" : "trace",
 					     path_of(o, in[j]));
+		for (int j = 0; j < o->n_files; j++)
+			if (identify(o->files[j], &other) == 0 && other.exists && same(&id[k], &other))
+				return failf(f, EXIT_USAGE, "--%s '%s' is the input '%s': an output may "
+					     "not overwrite an input", option_table[out[k]].name, p,
+					     o->files[j]);
 		/* Two outputs into one device (/dev/null) are harmless; into one file not. */
 		for (int j = 0; j < k; j++)
 			if (same(&id[k], &id[j]) && (!id[k].exists || id[k].regular))

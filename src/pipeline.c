@@ -30,11 +30,14 @@ static void verdict(struct run_result *r, const char *sim_why, const char *work_
 	r->interrupted = r->status == SIM_INTERRUPTED;
 	r->delivered_ok = done && r->stats.delivered_ok;
 	r->data_ok = done && !work_why[0];
-	r->ok = r->delivered_ok && r->data_ok && r->engine.mismatches == 0;
+	r->ok = r->delivered_ok && r->data_ok && r->engine.mismatches == 0 &&
+		!r->engine.coverage_mismatch[0];
 	if (r->ok)
 		r->error[0] = '\0';
 	else if (r->engine.mismatches)
 		snprintf(r->error, sizeof(r->error), "cosim mismatch: %s", r->engine.detail);
+	else if (r->engine.coverage_mismatch[0])
+		snprintf(r->error, sizeof(r->error), "coverage: %s", r->engine.coverage_mismatch);
 	else if (!done)
 		snprintf(r->error, sizeof(r->error), "%s", sim_why);
 	else if (!r->stats.delivered_ok)

@@ -381,20 +381,24 @@ void report_sweep_row(const cJSON *run, FILE *out)
 void report_sweep_footer(const cJSON *runs, FILE *out)
 {
 	double cycles = 0, signals = 0, mismatches = 0;
-	bool compared = false;
+	bool compared = false, all = false;
 	const cJSON *run;
 
 	cJSON_ArrayForEach(run, runs) {
+		const cJSON *what = cJSON_GetObjectItemCaseSensitive(run, "compare");
+
 		if (j_get(run, "cycles_compared") < 0)
 			continue;
 		compared = true;
+		all = cJSON_IsString(what) && !strcmp(what->valuestring, "all");
 		cycles += j_get(run, "cycles_compared");
 		signals += j_get(run, "signals_compared");
 		mismatches += j_get(run, "mismatches");
 	}
 	if (compared)
-		fprintf(out, "cosim: %s, %.0f cycles and %.0f signal values compared, %.0f mismatches\n",
-			mismatches ? "FAIL" : "PASS", cycles, signals, mismatches);
+		fprintf(out, "cosim: %s, %.0f cycles and %.0f %s compared, %.0f mismatches\n",
+			mismatches ? "FAIL" : "PASS", cycles, signals,
+			all ? "register values" : "signal values", mismatches);
 }
 
 void report_traffic_text(const struct report_context *c, const struct traffic_work *w,

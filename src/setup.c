@@ -42,12 +42,16 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 		.mismatch_vcd = opt(o, OPT_MISMATCH_VCD)->set &&
 				(option_table[OPT_MISMATCH_VCD].commands & cmd),
 		.network_top = opt(o, OPT_RTL_TOP)->set,
+		.compare_outputs = strcmp(opt(o, OPT_COMPARE)->text, "outputs") == 0,
 		.inject_bug = opt(o, OPT_INJECT_BUG)->set ? (int)opt(o, OPT_INJECT_BUG)->u : 0,
 	};
 	/* Where the values came from, for the one that is wrong with the engine. */
 	if (e->mismatch_vcd && strcmp(e->name, "cosim"))
 		return failf(f, EXIT_USAGE, "%s: only a cosimulation has mismatches (--engine cosim)",
 			     opt(o, OPT_MISMATCH_VCD)->origin);
+	if (opt(o, OPT_COMPARE)->set && strcmp(e->name, "cosim"))
+		return failf(f, EXIT_USAGE, "%s: only a cosimulation compares registers (--engine "
+			     "cosim)", opt(o, OPT_COMPARE)->origin);
 	if (engine_options_check(e, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);
 	return 0;
@@ -107,5 +111,6 @@ void setup_traffic(const struct options *o, struct traffic_params *tp)
 		.ir_fraction = opt(o, OPT_IR_FRACTION)->d,
 		.b_fraction = opt(o, OPT_B_FRACTION)->d,
 		.seed = opt(o, OPT_SEED)->u,
+		.random_channel = strcmp(opt(o, OPT_INJECTION)->text, "random") == 0,
 	};
 }

@@ -504,8 +504,13 @@ int command_merge(const struct options *o, struct failure *f)
 
 	if (!runs)
 		return fail_no_memory(f);
-	for (int k = 0; k < o->n_operands; k++) {
-		const char *p = o->operands[k];
+	if (o->n_files == 0) {
+		cJSON_Delete(runs);
+		return failf(f, EXIT_USAGE, "merge needs DIR... (directories or files of the "
+			     "runs' JSON; see 'wormcast merge --help')");
+	}
+	for (int k = 0; k < o->n_files; k++) {
+		const char *p = o->files[k];
 		struct stat st;
 
 		if (stat(p, &st))

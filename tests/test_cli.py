@@ -142,6 +142,8 @@ bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "256"], "replication cost 256"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "-1"], "negative replication cost"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "50", "--watchdog", "50"], "watchdog not longer than T_r"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--compare", "outputs"], "--compare without a cosimulation"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--engine", "cosim", "--compare", "some"], "--compare with an unknown value"),
     (["frobnicate"], "unknown command"),
     ([], "no command"),
 ]

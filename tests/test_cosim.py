@@ -8,7 +8,9 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
           model predicts; concurrent B broadcasts deadlock as on the model
   random  20 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
   bugs    every deliberately broken RTL build is caught (a mismatch, exit 1, a report
-          naming both sides, a readable waveform of the window)
+          naming both sides, a readable waveform of the window); faults in internal
+          state are caught at the register by the full comparison, before (or
+          without) reaching an output
   top     the generate-loop network tops agree with the model as the router array does
   waves   VCD and FST output of the model and the RTL is readable by GTKWave's tools
 """
@@ -155,6 +157,21 @@ def algos():
                                                          rc.stderr.strip().splitlines()[:1]))
 
 
+def registers(topo, extra):
+    """Register values compared per cycle by --compare all: every router's count,
+    rd_ptr, wr_ptr, BufferDepth FIFO entries, route_q, credit_out_q, hold_q per input,
+    out_valid_q, out_flit_q, credits_q per output, and rr_q (model/router_state.h)."""
+    kind, size = topo.split(":")
+    if kind == "hypercube":
+        nodes, ports = 1 << int(size), int(size)
+    else:
+        rows, cols = (int(x) for x in size.split("x"))
+        nodes, ports = rows * cols, 4
+    n = ports + (1 if "--one-port" in extra else ports)
+    depth = int(extra[extra.index("--buffer-depth") + 1]) if "--buffer-depth" in extra else 4
+    return nodes * (n * (6 + depth) + 3 * n + 1)
+
+
 def random_traffic():
     # One-port routers share one ejection channel, which an IR copy holds while it
     # waits for its link: IR traffic can deadlock them (docs/microarchitecture.md
@@ -178,6 +195,8 @@ def random_traffic():
                         "--engine", "cosim", "--json")
         total += j.get("cycles_compared", 0)
         ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
+              and j.get("compare") == "all"
+              and j.get("signals_compared") == j.get("cycles_compared", -1) * registers(topo, extra)
               and j.get("cycles_compared", 0) >= 20000 and j.get("messages", 0) > 100)
         check(ok, "random traffic seed %d on %s %s rate %s: %s messages (%s broadcasts), %s cycles, %s signals compared, %s mismatches"
               % (seed, topo, " ".join(extra), rate, j.get("messages"), j.get("broadcasts"),
@@ -219,12 +238,59 @@ def bugs():
         conv = subprocess.run(["vcd2fst", vcd, fst], capture_output=True)
         check(os.path.exists(vcd) and conv.returncode == 0 and os.path.getsize(fst) > 0,
               "bug %d: the waveform of the cycles around the mismatch is readable (vcd2fst)" % bug)
+    internal_state(tmp)
     # The mesh build with Y-before-X routing.
     r, j = wormcast("traffic", "--topology", "mesh:4x4", "--rate", "0.3", "--flits", "2-8",
                     "--cycles", "3000", "--seed", "3", "--engine", "cosim", "--inject-bug", "1",
                     "--mismatch-vcd", os.path.join(tmp, "mesh.vcd"), "--json")
     check(r.returncode == 1 and (j.get("mismatches") or 0) > 0,
           "mesh bug 1 (Y before X) is caught: %s" % j.get("first_mismatch"))
+
+
+# Faults in internal state (rtl/wc_router.v, InjectBug): number -> (what, network,
+# the register the full comparison must name, whether the fault ever reaches an
+# output on this workload).
+INTERNAL = {
+    8: ("a mesh border input's FIFO fills with the idle link", "mesh:4x4",
+        r"node 0 input 1 count: model 0x0, RTL 0x1", False),
+    9: ("a border output's credit counter counts the opposite output", "mesh:4x4",
+        r"output [0-3] credits_q: model 0x4, RTL 0x3", False),
+    10: ("the round-robin counter wraps one early", "hypercube:4", r"node \d+ rr_q: model 0x7, RTL 0x0", True),
+    11: ("a flit stored behind another has its top bit flipped", "hypercube:4",
+         r"input \d+ fifo\[[1-3]\] \(count [2-4]\)", True),
+}
+
+
+def first_cycle(j):
+    m = re.match(r"cycle (\d+) ", j.get("first_mismatch") or "")
+    return int(m.group(1)) if m else None
+
+
+def internal_state(tmp):
+    workload = ["traffic", "--rate", "0.6", "--flits", "1-24", "--cycles", "5000",
+                "--ir-fraction", "0.5", "--b-fraction", "0.01", "--sink-stall", "0.3", "--seed", "7",
+                "--engine", "cosim", "--json"]
+    for bug, (what, topo, register, reaches) in sorted(INTERNAL.items()):
+        vcd = os.path.join(tmp, "internal%d.vcd" % bug)
+        r, j = wormcast(*workload, "--topology", topo, "--inject-bug", str(bug), "--mismatch-vcd", vcd)
+        first = j.get("first_mismatch", "")
+        check(r.returncode == 1 and j.get("compare") == "all" and re.search(register, first) is not None,
+              "bug %d (%s) is caught at the register by the full comparison: %s"
+              % (bug, what, first or r.stderr.strip()[:200]))
+        with open(vcd) as f:
+            text = f.read()
+        check("in0_count" in text and "out0_credits_q" in text and "rr_q" in text
+              and subprocess.run(["vcd2fst", vcd, vcd + ".fst"], capture_output=True).returncode == 0,
+              "bug %d: the mismatch window holds every register by its name, model and RTL" % bug)
+        ro, jo = wormcast(*workload, "--topology", topo, "--inject-bug", str(bug), "--compare", "outputs")
+        c_all, c_out = first_cycle(j), first_cycle(jo)
+        if reaches:
+            ok = (ro.returncode == 1 and c_all is not None and c_out is not None and c_all < c_out)
+        else:
+            ok = ro.returncode == 0 and jo.get("mismatches") == 0 and jo.get("compare") == "outputs"
+        check(ok, "bug %d: the outputs-only comparison %s (full comparison: cycle %s, outputs only: %s)"
+              % (bug, "reports it later" if reaches else "never reports it", c_all,
+                 c_out if c_out is not None else "no mismatch in %s cycles" % jo.get("cycles_compared")))
 
 
 def top():

@@ -11,6 +11,8 @@
 
 #include "check.h"
 #include "checker.h"
+#include "coverage.h"
+#include "router_state.h"
 #include "sim.h"
 
 /* A driver that makes a fixed list of sends at cycle 0. */
@@ -686,8 +688,106 @@ static void test_checker_oldest_identical_head(void)
 	free(done);
 }
 
+/*
+ * Coverage reachability on a hypercube walks the routes of one source only (they
+ * depend on address xor node): the same bins as walking every source and root.
+ * And the flat register vector: router_state_equal() agrees with the packed vectors.
+ */
+static void test_coverage_reachability(void)
+{
+	for (int d = 1; d <= 5; d++)
+		for (int ap = 0; ap <= 1; ap++) {
+			struct topology t;
+			struct router_params p = { .topo = &t, .all_port = ap, .buffer_depth = 4,
+						   .payload_width = 32, .replication_cost = 2 };
+			struct cov_space sp;
+			char err[128];
+			bool *a, *b;
+			const char **wa, **wb;
+			int n, same = 1, reachable = 0;
+
+			topology_init_hypercube(&t, d, err, sizeof(err));
+			cov_space_init(&sp, &t);
+			n = cov_bins(&sp);
+			a = calloc((size_t)n, sizeof(bool));
+			b = calloc((size_t)n, sizeof(bool));
+			wa = calloc((size_t)n, sizeof(*wa));
+			wb = calloc((size_t)n, sizeof(*wb));
+			if (!a || !b || !wa || !wb || cov_reachable(&sp, &p, a, wa) ||
+			    cov_reachable_ex(&sp, &p, b, wb, true))
+				same = 0;
+			for (int k = 0; same && k < n; k++) {
+				same = a[k] == b[k];
+				reachable += a[k];
+			}
+			check(same && reachable > 0, "coverage: Q_%d %s, the bins reachable from one "
+			      "source are those of every source (%d of %d)", d,
+			      ap ? "all-port" : "one-port", reachable, n);
+			free(a);
+			free(b);
+			free(wa);
+			free(wb);
+		}
+}
+
+static void test_register_vector(void)
+{
+	struct router_regs_layout l;
+	struct router_state *x = calloc(2, sizeof(*x));
+	uint64_t va[200], vb[200];
+	unsigned seed = 7;
+	int agree = 1, differ = 0;
+
+	if (!x)
+		return;
+	router_regs_layout(&l, 6, 6, 4);
+	for (int trial = 0; trial < 2000; trial++) {
+		struct router_state *a = &x[0], *b = &x[1];
+		bool eq, packed_eq;
+
+		memset(a, 0, sizeof(*a));
+		a->n_in = a->n_out = 6;
+		a->depth = 4;
+		for (int i = 0; i < 6; i++) {
+			a->in[i].count = (uint8_t)(rand_r(&seed) % 5);
+			a->in[i].rd_ptr = (uint8_t)(rand_r(&seed) % 4);
+			a->in[i].wr_ptr = (uint8_t)((a->in[i].rd_ptr + a->in[i].count) % 4);
+			for (int k = 0; k < 4; k++)
+				a->in[i].fifo[k] = (flit_t)(rand_r(&seed) % 3);
+			a->in[i].route_q = (uint32_t)(rand_r(&seed) % 3);
+		}
+		*b = *a;
+		/* One change, which may or may not be architectural (a stale FIFO slot). */
+		switch (rand_r(&seed) % 4) {
+		case 0:
+			b->in[trial % 6].fifo[rand_r(&seed) % 4] ^= 1;
+			break;
+		case 1:
+			b->in[trial % 6].count = (uint8_t)(rand_r(&seed) % 5);
+			break;
+		case 2:
+			b->out[trial % 6].credits_q ^= 1;
+			break;
+		default:
+			b->rr_q = (unsigned)(rand_r(&seed) % 6);
+			break;
+		}
+		eq = router_state_equal(&l, a, b);
+		router_state_pack(&l, a, va);
+		router_state_pack(&l, b, vb);
+		packed_eq = memcmp(va, vb, sizeof(uint64_t) * (size_t)l.words) == 0;
+		agree &= eq == packed_eq;
+		differ += !eq;
+	}
+	check(agree && differ > 500 && differ < 2000, "router_state_equal() agrees with the packed "
+	      "register vectors on 2000 random states (%d differ)", differ);
+	free(x);
+}
+
 int main(void)
 {
+	test_coverage_reachability();
+	test_register_vector();
 	test_checker_catches();
 	test_replication_tree();
 	test_pbcast_exact();

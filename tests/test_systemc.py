@@ -7,6 +7,7 @@ WORMCAST_SC is the program under test; WORMCAST (the router array and the plain
 Verilated network tops) is the reference its runs must agree with cycle for cycle.
 """
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,8 +34,12 @@ def shape(topo):
 
 
 def signals_ok(j, topo):
-    nodes, n_out = shape(topo)
-    return j.get("signals_compared") == j.get("cycles_compared", -1) * nodes * 3 * n_out
+    # --compare all (the default): per router, every input's count, rd_ptr, wr_ptr,
+    # 4 FIFO entries, route_q, credit_out_q and hold_q, every output's out_valid_q,
+    # out_flit_q and credits_q, and rr_q (model/router_state.h).
+    nodes, n = shape(topo)
+    return (j.get("compare") == "all" and
+            j.get("signals_compared") == j.get("cycles_compared", -1) * nodes * (n * 10 + 3 * n + 1))
 
 
 def listing():
@@ -69,7 +74,7 @@ def algorithms():
             check(r.stderr == "", "%s L=%d: nothing on stderr (no SystemC banner or kernel message): %r"
                   % (topo, flits, r.stderr[:80]))
             check(signals_ok(j, topo),
-                  "%s: %s signals = %s cycles x %d nodes x 3 x NOut %d"
+                  "%s: %s register values = %s cycles x %d nodes x (13 NOut + 1), NOut = %d"
                   % (topo, j.get("signals_compared"), j.get("cycles_compared"), *shape(topo)))
             check(ref.get("rtl") == kind and ref.get("mismatches") == 0 and ref.get("cycles") == j.get("cycles")
                   and ref.get("cycles_compared") == j.get("cycles_compared")
@@ -117,9 +122,10 @@ def bug():
                "5000", "--ir-fraction", "0.3", "--b-fraction", "0.05", "--seed", "1", "--engine", "cosim",
                "--inject-bug", "3", "--mismatch-vcd", vcd, "--json")
     first = j.get("first_mismatch", "")
+    # The first register that differs, by its name in docs/microarchitecture.md section 6.
     ok = (r.returncode == 1 and (j.get("mismatches") or 0) > 0 and first.startswith("cycle ")
-          and " node " in first and " port " in first and "model 0x" in first and "RTL 0x" in first
-          and any(s in first for s in ("out_valid", "out_flit", "credit_out")))
+          and re.search(r" node \d+ ((input|output) \d+ [a-z_]+(\[\d+\] \(count \d+\))?|rr_q): "
+                        r"model 0x[0-9a-f]+, RTL 0x[0-9a-f]+", first) is not None)
     check(ok, "bug 3 (a replication branch missing) is caught through SystemC: %s"
           % (first or r.stderr.strip()[:200]))
     check("cosim mismatch: " + first in r.stderr, "the mismatch is reported on stderr as well")
