@@ -277,8 +277,13 @@ static int make_text(const struct options *o, const struct sim_config *cfg,
 	} else if (!a) {
 		fprintf(m, "replication tree of a B message from node %d on %s (%s; level = hops "
 			"from the root)\n%s\n", root, topology_name(t, name, sizeof(name)),
-			t->kind == TOPO_HYPERCUBE ? "Jeon & Kim, Algorithm B"
-						  : "along the root's row, then the columns",
+			t->kind == TOPO_HYPERCUBE
+				? (t->tree_order == ORDER_DESCENDING
+					   ? "Jeon & Kim, Algorithm B: highest dimension first"
+					   : "lowest dimension first")
+				: (t->tree_order == ORDER_ASCENDING
+					   ? "along the root's row, then the columns"
+					   : "along the root's column, then the rows"),
 			node_label(t, root, true, prefix, sizeof(prefix)));
 		prefix[0] = '\0';
 		tree_text(m, t, root, root, 0, prefix, sizeof(prefix));
