@@ -24,10 +24,14 @@
 
 /* ---- nodes ---- */
 
-/* "0101" on Q_4 (with the number if asked), "9 (2,1)" on a mesh. */
+/* "0101" on Q_4 (with the number if asked), "9 (2,1)" on a mesh or torus, "9" on a ring. */
 static const char *node_label(const struct topology *t, int v, bool number, char *buf, size_t len)
 {
-	if (t->kind == TOPO_MESH) {
+	if (t->kind == TOPO_RING) {
+		snprintf(buf, len, "%d", v);
+		return buf;
+	}
+	if (topology_is_grid(t)) {
 		snprintf(buf, len, "%d (%d,%d)", v, mesh_row(t, v), mesh_col(t, v));
 		return buf;
 	}
@@ -44,7 +48,7 @@ static const char *port_name(const struct topology *t, int port, char *buf, size
 {
 	static const char *const mesh[] = { "east", "west", "north", "south" };
 
-	if (t->kind == TOPO_MESH)
+	if (topology_is_grid(t))
 		return mesh[port];
 	snprintf(buf, len, "dimension %d", port);
 	return buf;
@@ -281,6 +285,8 @@ static int make_text(const struct options *o, const struct sim_config *cfg,
 				? (t->tree_order == ORDER_DESCENDING
 					   ? "Jeon & Kim, Algorithm B: highest dimension first"
 					   : "lowest dimension first")
+				: t->kind == TOPO_RING
+				? "both ways round the ring"
 				: (t->tree_order == ORDER_ASCENDING
 					   ? "along the root's row, then the columns"
 					   : "along the root's column, then the rows"),
