@@ -5,7 +5,8 @@
  * (workloads.c), the pipeline (pipeline.c), the outputs committed, the report
  * (report.c); they differ only in which workload and which report, chosen here by
  * switch.  The commands of many runs are their own modules (sweep.c and merge,
- * reproduce.c), as is tree.c; list is here.  Nothing here prints an error or exits.
+ * reproduce.c), as is tree.c; list and cache are here.  Nothing here prints an error
+ * or exits.
  */
 #include "commands.h"
 
@@ -323,6 +324,44 @@ static int list(const struct options *o, struct failure *f)
 	return EXIT_PASSED;
 }
 
+/* cache: the RTL builds in the cache (list), or none any more (clear). */
+static int cache(const struct options *o, struct failure *f)
+{
+	bool json = opt(o, OPT_JSON)->set;
+	char dir[4096], err[4600];
+	uint64_t bytes;
+	int removed;
+	cJSON *j;
+
+	if (strcmp(opt(o, OPT_CACHE_ACTION)->text, "clear")) {
+		if (!json) {
+			engine_cache_print(stdout);
+			return EXIT_PASSED;
+		}
+		j = cJSON_CreateObject();
+		if (!j || engine_cache_json(j)) {
+			cJSON_Delete(j);
+			return fail_no_memory(f);
+		}
+		return report_print_json(j, stdout, f) ? -1 : EXIT_PASSED;
+	}
+	if (engine_cache_clear(&removed, &bytes, dir, sizeof(dir), err, sizeof(err)))
+		return failf(f, EXIT_FAILED, "%s", err);
+	if (!json) {
+		printf("removed %d RTL build%s (%.1f MB) from %s\n", removed, removed == 1 ? "" : "s",
+		       (double)bytes / 1e6, dir);
+		return EXIT_PASSED;
+	}
+	j = cJSON_CreateObject();
+	if (!j || !cJSON_AddStringToObject(j, "directory", dir) ||
+	    !cJSON_AddNumberToObject(j, "removed", removed) ||
+	    !cJSON_AddNumberToObject(j, "bytes", (double)bytes)) {
+		cJSON_Delete(j);
+		return fail_no_memory(f);
+	}
+	return report_print_json(j, stdout, f) ? -1 : EXIT_PASSED;
+}
+
 int command_run(const struct options *o, const volatile sig_atomic_t *stop, struct failure *f)
 {
 	switch (o->command) {
@@ -340,6 +379,8 @@ int command_run(const struct options *o, const volatile sig_atomic_t *stop, stru
 		return command_tree(o, f);
 	case CMD_ID_LIST:
 		return list(o, f);
+	case CMD_ID_CACHE:
+		return cache(o, f);
 	case CMD_ID_COVERAGE:
 		return coverage_command(o, f);
 	case N_COMMANDS:

@@ -29,6 +29,7 @@ enum command {
 	CMD_ID_MERGE,
 	CMD_ID_TREE,
 	CMD_ID_LIST,
+	CMD_ID_CACHE,
 	CMD_ID_COVERAGE,
 	N_COMMANDS,
 };
@@ -42,6 +43,7 @@ enum command {
 #define CMD_MERGE (1u << CMD_ID_MERGE)
 #define CMD_TREE (1u << CMD_ID_TREE)
 #define CMD_LIST (1u << CMD_ID_LIST)
+#define CMD_CACHE (1u << CMD_ID_CACHE)
 #define CMD_COVERAGE (1u << CMD_ID_COVERAGE)
 #define CMD_RUNS (CMD_RUN | CMD_SWEEP | CMD_TRAFFIC | CMD_TRACE)
 #define CMD_ALL ((1u << N_COMMANDS) - 1)
@@ -89,6 +91,7 @@ struct option_def {
 	int alias_of;			/* OT_FLAG: sets this option ... */
 	const char *alias_value;	/* ... to this value */
 	bool input, output;		/* a file read / written (no output may be an input) */
+	bool positional;		/* given as the command's argument, not as --name */
 	const char *help;
 };
 

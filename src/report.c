@@ -352,13 +352,12 @@ static const char *j_text(const cJSON *run, const char *key)
 
 void report_sweep_header(const cJSON *run, FILE *out)
 {
-	bool cosim = !strcmp(j_text(run, "engine"), "cosim");
-
 	fprintf(out, "latency in cycles on %s, t_s = %.0f, h = 1, buffer depth %.0f, T_r = %.0f\n",
 		j_text(run, "topology"), j_get(run, "startup"), j_get(run, "buffer_depth"),
 		j_get(run, "replication_cost"));
 	fprintf(out, "%-10s %8s %10s %10s %7s %9s %4s %s\n", "algorithm", "L", "measured",
-		"predicted", "ratio", "conflicts", "ok", cosim ? "  cosim (cycles, mismatches)" : "");
+		"predicted", "ratio", "conflicts", "ok",
+		engine_compares(j_text(run, "engine")) ? "  cosim (cycles, mismatches)" : "");
 }
 
 void report_sweep_row(const cJSON *run, FILE *out)
