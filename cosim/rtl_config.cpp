@@ -17,7 +17,8 @@ enum : unsigned {
     kRouter = 1u << 0,     // rtl/wc_router.v
     kHypercube = 1u << 1,  // rtl/wc_hypercube.v
     kMesh = 1u << 2,       // rtl/wc_mesh.v
-    kAll = kRouter | kHypercube | kMesh,
+    kTorus = 1u << 3,      // rtl/wc_torus.v (rings and tori)
+    kAll = kRouter | kHypercube | kMesh | kTorus,
 };
 
 bool is_mesh(const struct sim_config& c)
@@ -62,17 +63,17 @@ struct Param {
 
 const Param kParams[] = {
     // 0 hypercube, 1 mesh, 2 ring, 3 torus: the model's enum topo_kind.
-    {"Topology", kRouter, [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.kind); },
+    {"Topology", kRouter | kTorus, [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.kind); },
      nullptr, nullptr},
     // A parameter that does not apply to the topology gets a fixed value: builds that
     // differ only there are the same build.
     {"Dim", kRouter | kHypercube,
      [](const struct sim_config& c, const RtlChoice&) { return is_grid(c) ? 1L : long(c.topo.dim); }, nullptr,
      nullptr},
-    {"Rows", kRouter | kMesh,
+    {"Rows", kRouter | kMesh | kTorus,
      [](const struct sim_config& c, const RtlChoice&) { return is_grid(c) ? long(c.topo.rows) : 1L; }, nullptr,
      nullptr},
-    {"Cols", kRouter | kMesh,
+    {"Cols", kRouter | kMesh | kTorus,
      [](const struct sim_config& c, const RtlChoice&) { return is_grid(c) ? long(c.topo.cols) : 1L; }, nullptr,
      nullptr},
     {"AllPort", kAll, [](const struct sim_config& c, const RtlChoice&) { return c.all_port ? 1L : 0L; }, nullptr,
@@ -88,7 +89,7 @@ const Param kParams[] = {
     {"TreeOrder", kAll,
      [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.tree_order); }, nullptr, nullptr},
     // V (section 12): 1 on hypercubes and meshes, 2 or 3 on rings and tori.
-    {"NumVcs", kRouter, [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.vcs); }, nullptr,
+    {"NumVcs", kRouter | kTorus, [](const struct sim_config& c, const RtlChoice&) { return long(c.topo.vcs); }, nullptr,
      nullptr},
     // The faults rtl/wc_router.v knows (its header lists them).
     {"InjectBug", kAll, [](const struct sim_config&, const RtlChoice& ch) { return long(ch.inject_bug); },
@@ -98,6 +99,7 @@ const Param kParams[] = {
 unsigned module_bit(const RtlBuild& b)
 {
     if (b.module == "wc_router") return kRouter;
+    if (b.module == "wc_torus") return kTorus;
     return b.module == "wc_hypercube" ? kHypercube : kMesh;
 }
 
@@ -139,19 +141,11 @@ std::string RtlBuild::parameter_text() const
 bool rtl_build_for(const struct sim_config& cfg, const RtlChoice& choice, RtlBuild& b, std::string& err)
 {
     // Every topology is rtl/wc_router.v (its Topology and NumVcs); the generate-loop
-    // network tops are those of hypercubes and meshes: rings and tori run as router
-    // arrays (docs/microarchitecture.md section 12).
-    if (topology_wraps(&cfg.topo) && (choice.network_top || choice.systemc)) {
-        char topo[64];
-        topology_name(&cfg.topo, topo, sizeof(topo));
-        err = std::string("--topology ") + topo + ": rings and tori have no network top in the RTL (" +
-              (choice.systemc ? "--engine systemc" : "--rtl-top") +
-              " needs a hypercube or a mesh; the router array runs them: --engine cosim or rtl)";
-        return false;
-    }
+    // network tops are wc_hypercube, wc_mesh and wc_torus (rings and tori).
     b.harness = choice.systemc ? RtlHarness::SystemC
                                : choice.network_top ? RtlHarness::NetworkTop : RtlHarness::RouterArray;
     b.module = b.harness == RtlHarness::RouterArray ? "wc_router"
+               : topology_wraps(&cfg.topo)          ? "wc_torus"
                : is_mesh(cfg)                       ? "wc_mesh"
                                                     : "wc_hypercube";
     b.parameters.clear();

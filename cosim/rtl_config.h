@@ -22,7 +22,7 @@ enum class RtlHarness {
 
 struct RtlBuild {
     RtlHarness harness;
-    std::string module;  // the Verilog top module: wc_router, wc_hypercube or wc_mesh
+    std::string module;  // the Verilog top module: wc_router, wc_hypercube, wc_mesh or wc_torus
     std::vector<std::pair<std::string, long>> parameters;  // in the table's order
     std::string description;  // for people: "hypercube:7 all-port, buffer depth 4, ..."
     double size;  // routers verilated x their inputs x outputs: what the build time grows with

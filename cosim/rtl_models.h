@@ -32,11 +32,10 @@ void reset(V& m)
 
 // Port counts of a network, as in docs/microarchitecture.md section 3.
 // With V > 1 (rings and tori, section 12) the link ports are P*V virtual ports and the
-// ejection channels E = P*V; the generate-loop tops have V = 1, where J = E.
+// ejection channels E = P*V; with V = 1, J = E.
 struct NetShape {
     topology topo;
     int ports;     // P
-    int channels;  // J = E (V = 1; the network tops)
     int fw;        // flit width, W + 2
     int depth;     // BufferDepth
     int vcs;       // V
@@ -44,11 +43,39 @@ struct NetShape {
     int vports;    // P*V
     int inj, ej;   // J, E
     explicit NetShape(const struct sim_config& c)
-        : topo(c.topo), ports(c.topo.ports), channels(c.all_port ? c.topo.ports : 1),
-          fw(c.payload_width + 2), depth(c.buffer_depth), vcs(c.topo.vcs),
+        : topo(c.topo), ports(c.topo.ports), fw(c.payload_width + 2), depth(c.buffer_depth), vcs(c.topo.vcs),
           vc_bits(c.topo.vcs == 3 ? 2 : 1), vports(c.topo.ports * c.topo.vcs),
           inj(c.all_port ? c.topo.ports : 1), ej(c.all_port ? c.topo.ports * c.topo.vcs : 1) {}
 };
+
+// The output and credit registers of router v as RegisterSnapshot shows them.  Per
+// virtual output (section 12): link p's register shows as output p*V + vc, its flit on
+// every class of the link; with V = 1 the ports themselves.  bits(vec, lo, n) reads n
+// bits at lo of one of the vectors below: a router's own ports (router arrays, stacked
+// = false) or a network top's, where router v's part starts at v times its width.
+enum class TopVec { LinkValid, LinkVc, LinkFlit, LinkCredit, EjValid, EjFlit, InjCredit };
+
+template <class Bits>
+void snapshot_router(const NetShape& sh, RegisterSnapshot& s, int v, bool stacked, Bits bits)
+{
+    const int P = sh.ports, V = sh.vcs, PV = sh.vports, E = sh.ej, J = sh.inj, fw = sh.fw,
+              vw = sh.vc_bits;
+    const auto at = [&](TopVec w, int lo, int n) {
+        static_assert(static_cast<int>(TopVec::InjCredit) == 6, "widths below");
+        const int width[] = {P, P * vw, P * fw, PV, E, E * fw, J};
+        return bits(w, (stacked ? v * width[static_cast<int>(w)] : 0) + lo, n);
+    };
+    uint64_t valid = 0;
+    uint64_t* f = s.flits(v);
+    for (int p = 0; p < P; ++p) {
+        const uint64_t c = V > 1 ? at(TopVec::LinkVc, p * vw, vw) : 0;
+        valid |= at(TopVec::LinkValid, p, 1) << (p * V + static_cast<int>(c));
+        for (int k = 0; k < V; ++k) f[p * V + k] = at(TopVec::LinkFlit, p * fw, fw);
+    }
+    s.out_valid[v] = static_cast<uint32_t>(valid | at(TopVec::EjValid, 0, E) << PV);
+    s.credit_out[v] = static_cast<uint32_t>(at(TopVec::LinkCredit, 0, PV) | at(TopVec::InjCredit, 0, J) << PV);
+    for (int e = 0; e < E; ++e) f[PV + e] = at(TopVec::EjFlit, e * fw, fw);
+}
 
 // The scope of node v's router in a generate-loop network top named TOP, as
 // rtl/wc_hypercube.v and rtl/wc_mesh.v name their instances.
@@ -59,8 +86,8 @@ inline std::string top_router_scope(const topology& t, int v)
         return "TOP.wc_hypercube.gen_hi[" + std::to_string(v >> lo_bits) + "].gen_node[" +
                std::to_string(v & ((1 << lo_bits) - 1)) + "].u_router";
     }
-    return "TOP.wc_mesh.gen_row[" + std::to_string(v / t.cols) + "].gen_node[" +
-           std::to_string(v % t.cols) + "].u_router";
+    return std::string(topology_wraps(&t) ? "TOP.wc_torus" : "TOP.wc_mesh") + ".gen_row[" +
+           std::to_string(v / t.cols) + "].gen_node[" + std::to_string(v % t.cols) + "].u_router";
 }
 
 // Verilator's VCD writer into the front end's stream (vl_vcd_file.h), and the readout
@@ -212,23 +239,20 @@ public:
 
     void read_registers(RegisterSnapshot& s) const override
     {
-        // Per virtual output (section 12): link p's register shows as output p*V + vc,
-        // its flit on every class of the link; with V = 1 the ports themselves.
-        const int P = shape_.ports, V = shape_.vcs, PV = shape_.vports, E = shape_.ej,
-                  J = shape_.inj, fw = shape_.fw, vw = shape_.vc_bits;
         for (size_t v = 0; v < routers_.size(); ++v) {
             const VRouter& r = *routers_[v];
-            uint64_t valid = 0;
-            uint64_t* f = s.flits(static_cast<int>(v));
-            for (int p = 0; p < P; ++p) {
-                const uint64_t c = V > 1 ? get_bits(r.link_vc_o, p * vw, vw) : 0;
-                valid |= get_bits(r.link_valid_o, p, 1) << (p * V + static_cast<int>(c));
-                for (int k = 0; k < V; ++k) f[p * V + k] = get_bits(r.link_flit_o, p * fw, fw);
-            }
-            s.out_valid[v] = static_cast<uint32_t>(valid | get_bits(r.ej_valid_o, 0, E) << PV);
-            s.credit_out[v] = static_cast<uint32_t>(get_bits(r.link_credit_o, 0, PV) |
-                                                    get_bits(r.inj_credit_o, 0, J) << PV);
-            for (int e = 0; e < E; ++e) f[PV + e] = get_bits(r.ej_flit_o, e * fw, fw);
+            snapshot_router(shape_, s, static_cast<int>(v), false, [&r](TopVec w, int lo, int n) -> uint64_t {
+                switch (w) {
+                case TopVec::LinkValid: return get_bits(r.link_valid_o, lo, n);
+                case TopVec::LinkVc: return get_bits(r.link_vc_o, lo, n);
+                case TopVec::LinkFlit: return get_bits(r.link_flit_o, lo, n);
+                case TopVec::LinkCredit: return get_bits(r.link_credit_o, lo, n);
+                case TopVec::EjValid: return get_bits(r.ej_valid_o, lo, n);
+                case TopVec::EjFlit: return get_bits(r.ej_flit_o, lo, n);
+                case TopVec::InjCredit: break;
+                }
+                return get_bits(r.inj_credit_o, lo, n);
+            });
         }
     }
 
@@ -272,7 +296,8 @@ private:
     long cycle_ = 0;
 };
 
-// The generate-loop network top (rtl/wc_hypercube.v or rtl/wc_mesh.v) as one model.
+// The generate-loop network top (rtl/wc_hypercube.v, rtl/wc_mesh.v or rtl/wc_torus.v)
+// as one model.
 template <class VTop>
 class NetworkTop final : public RtlNetwork {
 public:
@@ -288,14 +313,14 @@ public:
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
-        int k = node * shape_.channels + ch;
+        int k = node * shape_.inj + ch;
         set_bits(top_->inj_valid_i, k, 1, 1);
         set_bits(top_->inj_flit_i, k * shape_.fw, shape_.fw, flit);
     }
 
     void set_ej_credit(int node, int ch) override
     {
-        set_bits(top_->ej_credit_i, node * shape_.channels + ch, 1, 1);
+        set_bits(top_->ej_credit_i, node * shape_.ej + ch, 1, 1);
     }
 
     void clock() override
@@ -317,16 +342,20 @@ public:
 
     void read_registers(RegisterSnapshot& s) const override
     {
-        const int P = shape_.ports, J = shape_.channels, fw = shape_.fw;
-        for (int v = 0; v < shape_.topo.nodes; ++v) {
-            s.out_valid[v] = static_cast<uint32_t>(get_bits(top_->obs_link_valid_o, v * P, P) |
-                                                   get_bits(top_->ej_valid_o, v * J, J) << P);
-            s.credit_out[v] = static_cast<uint32_t>(get_bits(top_->obs_link_credit_o, v * P, P) |
-                                                    get_bits(top_->inj_credit_o, v * J, J) << P);
-            uint64_t* f = s.flits(v);
-            for (int p = 0; p < P; ++p) f[p] = get_bits(top_->obs_link_flit_o, (v * P + p) * fw, fw);
-            for (int e = 0; e < J; ++e) f[P + e] = get_bits(top_->ej_flit_o, (v * J + e) * fw, fw);
-        }
+        const VTop& t = *top_;
+        for (int v = 0; v < shape_.topo.nodes; ++v)
+            snapshot_router(shape_, s, v, true, [&t](TopVec w, int lo, int n) -> uint64_t {
+                switch (w) {
+                case TopVec::LinkValid: return get_bits(t.obs_link_valid_o, lo, n);
+                case TopVec::LinkVc: return get_bits(t.obs_link_vc_o, lo, n);
+                case TopVec::LinkFlit: return get_bits(t.obs_link_flit_o, lo, n);
+                case TopVec::LinkCredit: return get_bits(t.obs_link_credit_o, lo, n);
+                case TopVec::EjValid: return get_bits(t.ej_valid_o, lo, n);
+                case TopVec::EjFlit: return get_bits(t.ej_flit_o, lo, n);
+                case TopVec::InjCredit: break;
+                }
+                return get_bits(t.inj_credit_o, lo, n);
+            });
     }
 
     bool trace_open(FILE* f) override

@@ -58,6 +58,7 @@ public:
         top_->ej_flit_o(ej_flit_);
         top_->ej_credit_i(ej_credit_);
         top_->obs_link_valid_o(obs_valid_);
+        top_->obs_link_vc_o(obs_vc_);
         top_->obs_link_flit_o(obs_flit_);
         top_->obs_link_credit_o(obs_credit_);
         // End of elaboration and the initial evaluation, with rst_ni = 1; then the
@@ -75,7 +76,7 @@ public:
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
-        const int k = node * shape_.channels + ch;
+        const int k = node * shape_.inj + ch;
         set_bits(next_inj_valid_, k, 1, 1);
         set_bits(next_inj_flit_, k * shape_.fw, shape_.fw, flit);
         flit_dirty_ = true;
@@ -83,7 +84,7 @@ public:
 
     void set_ej_credit(int node, int ch) override
     {
-        set_bits(next_ej_credit_, node * shape_.channels + ch, 1, 1);
+        set_bits(next_ej_credit_, node * shape_.ej + ch, 1, 1);
     }
 
     void clock() override
@@ -103,22 +104,28 @@ public:
 
     void read_registers(RegisterSnapshot& s) const override
     {
-        const int P = shape_.ports, J = shape_.channels, fw = shape_.fw;
         // read() returns a reference to the signal's current value: no copies of the
         // wide vectors.
         const auto& ov = obs_valid_.read();
+        const auto& ovc = obs_vc_.read();
         const auto& ev = ej_valid_.read();
         const auto& oc = obs_credit_.read();
         const auto& ic = inj_credit_.read();
         const auto& of = obs_flit_.read();
         const auto& ef = ej_flit_.read();
-        for (int v = 0; v < shape_.topo.nodes; ++v) {
-            s.out_valid[v] = static_cast<uint32_t>(get_bits(ov, v * P, P) | get_bits(ev, v * J, J) << P);
-            s.credit_out[v] = static_cast<uint32_t>(get_bits(oc, v * P, P) | get_bits(ic, v * J, J) << P);
-            uint64_t* f = s.flits(v);
-            for (int p = 0; p < P; ++p) f[p] = get_bits(of, (v * P + p) * fw, fw);
-            for (int e = 0; e < J; ++e) f[P + e] = get_bits(ef, (v * J + e) * fw, fw);
-        }
+        for (int v = 0; v < shape_.topo.nodes; ++v)
+            snapshot_router(shape_, s, v, true, [&](TopVec w, int lo, int n) -> uint64_t {
+                switch (w) {
+                case TopVec::LinkValid: return get_bits(ov, lo, n);
+                case TopVec::LinkVc: return get_bits(ovc, lo, n);
+                case TopVec::LinkFlit: return get_bits(of, lo, n);
+                case TopVec::LinkCredit: return get_bits(oc, lo, n);
+                case TopVec::EjValid: return get_bits(ev, lo, n);
+                case TopVec::EjFlit: return get_bits(ef, lo, n);
+                case TopVec::InjCredit: break;
+                }
+                return get_bits(ic, lo, n);
+            });
     }
 
     bool trace_open(FILE* f) override
@@ -162,6 +169,7 @@ private:
     SignalOf<decltype(VTopSc::ej_valid_o)> ej_valid_{"ej_valid_o"};
     SignalOf<decltype(VTopSc::ej_flit_o)> ej_flit_{"ej_flit_o"};
     SignalOf<decltype(VTopSc::obs_link_valid_o)> obs_valid_{"obs_link_valid_o"};
+    SignalOf<decltype(VTopSc::obs_link_vc_o)> obs_vc_{"obs_link_vc_o"};
     SignalOf<decltype(VTopSc::obs_link_flit_o)> obs_flit_{"obs_link_flit_o"};
     SignalOf<decltype(VTopSc::obs_link_credit_o)> obs_credit_{"obs_link_credit_o"};
     std::unique_ptr<VTopSc> top_;

@@ -21,6 +21,8 @@
 //   ej_flit_o          [N*E*FW]  ejection flit.
 //   ej_credit_i        [N*E]     ejection credit from the NIs (NI register).
 //   obs_link_valid_o   [N*P]     observation: out_valid_q of router n's link output p.
+//   obs_link_vc_o      [N*P]     observation: out_vc_q of router n's link output p (V = 1:
+//                                0, the port wc_torus has; docs/microarchitecture.md 12).
 //   obs_link_flit_o    [N*P*FW]  observation: out_flit_q of router n's link output p.
 //   obs_link_credit_o  [N*P]     observation: credit_out_q of router n's link input p.
 module wc_hypercube #(
@@ -43,6 +45,7 @@ module wc_hypercube #(
   output [(1 << Dim)*((AllPort != 0) ? Dim : 1)*(PayloadWidth+2)-1:0] ej_flit_o,
   input  [(1 << Dim)*((AllPort != 0) ? Dim : 1)-1:0]                 ej_credit_i,
   output [(1 << Dim)*Dim-1:0]                                        obs_link_valid_o,
+  output [(1 << Dim)*Dim-1:0]                                        obs_link_vc_o,
   output [(1 << Dim)*Dim*(PayloadWidth+2)-1:0]                       obs_link_flit_o,
   output [(1 << Dim)*Dim-1:0]                                        obs_link_credit_o
 );
@@ -54,6 +57,7 @@ module wc_hypercube #(
 
   // Per router n, port p at index n*P + p.
   wire [N*P-1:0]    link_valid;   // output register of router n, port p
+  wire [N*P-1:0]    link_vc;      // its out_vc_q (V = 1: 0)
   wire [N*P*FW-1:0] link_flit;
   wire [N*P-1:0]    link_credit;  // credit_out_q of router n, link input p
   wire [N*P-1:0]    in_valid;     // what arrives on input p of router n
@@ -80,10 +84,6 @@ module wc_hypercube #(
           assign in_credit[Node*P + gp]          = link_credit[Nb*P + gp];
         end
 
-        // V = 1: a link carries no class (docs/microarchitecture.md section 12).
-        wire [Dim-1:0] vc_o;
-        wire          unused_vc_o = ^vc_o;
-
         wc_router #(
           .Topology     (0),
           .Dim          (Dim),
@@ -105,7 +105,7 @@ module wc_hypercube #(
           .link_flit_i   (in_flit[Node*P*FW +: P*FW]),
           .link_credit_o (link_credit[Node*P +: P]),
           .link_valid_o  (link_valid[Node*P +: P]),
-          .link_vc_o     (vc_o),
+          .link_vc_o     (link_vc[Node*P +: P]),
           .link_flit_o   (link_flit[Node*P*FW +: P*FW]),
           .link_credit_i (in_credit[Node*P +: P]),
           .inj_valid_i   (inj_valid_i[Node*J +: J]),
@@ -120,6 +120,7 @@ module wc_hypercube #(
   endgenerate
 
   assign obs_link_valid_o  = link_valid;
+  assign obs_link_vc_o     = link_vc;   // V = 1: a link carries no class (all 0)
   assign obs_link_flit_o   = link_flit;
   assign obs_link_credit_o = link_credit;
 

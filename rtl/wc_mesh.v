@@ -24,6 +24,8 @@
 //   ej_flit_o          [N*E*FW]  ejection flit.
 //   ej_credit_i        [N*E]     ejection credit from the NIs (NI register).
 //   obs_link_valid_o   [N*4]     observation: out_valid_q of router n's link output p.
+//   obs_link_vc_o      [N*4]     observation: out_vc_q of router n's link output p (V = 1:
+//                                0, the port wc_torus has; docs/microarchitecture.md 12).
 //   obs_link_flit_o    [N*4*FW]  observation: out_flit_q of router n's link output p.
 //   obs_link_credit_o  [N*4]     observation: credit_out_q of router n's link input p.
 module wc_mesh #(
@@ -47,6 +49,7 @@ module wc_mesh #(
   output [Rows*Cols*((AllPort != 0) ? 4 : 1)*(PayloadWidth+2)-1:0] ej_flit_o,
   input  [Rows*Cols*((AllPort != 0) ? 4 : 1)-1:0]                 ej_credit_i,
   output [Rows*Cols*4-1:0]                                        obs_link_valid_o,
+  output [Rows*Cols*4-1:0]                                        obs_link_vc_o,
   output [Rows*Cols*4*(PayloadWidth+2)-1:0]                       obs_link_flit_o,
   output [Rows*Cols*4-1:0]                                        obs_link_credit_o
 );
@@ -58,6 +61,7 @@ module wc_mesh #(
 
   // Per router n, port p at index n*P + p.
   wire [N*P-1:0]    link_valid;   // output register of router n, port p
+  wire [N*P-1:0]    link_vc;      // its out_vc_q (V = 1: 0)
   wire [N*P*FW-1:0] link_flit;
   wire [N*P-1:0]    link_credit;  // credit_out_q of router n, link input p
   wire [N*P-1:0]    in_valid;     // what arrives on input p of router n
@@ -98,10 +102,6 @@ module wc_mesh #(
           end
         end
 
-        // V = 1: a link carries no class (docs/microarchitecture.md section 12).
-        wire [P-1:0] vc_o;
-        wire          unused_vc_o = ^vc_o;
-
         wc_router #(
           .Topology     (1),
           .Dim          (1),
@@ -123,7 +123,7 @@ module wc_mesh #(
           .link_flit_i   (in_flit[Node*P*FW +: P*FW]),
           .link_credit_o (link_credit[Node*P +: P]),
           .link_valid_o  (link_valid[Node*P +: P]),
-          .link_vc_o     (vc_o),
+          .link_vc_o     (link_vc[Node*P +: P]),
           .link_flit_o   (link_flit[Node*P*FW +: P*FW]),
           .link_credit_i (in_credit[Node*P +: P]),
           .inj_valid_i   (inj_valid_i[Node*J +: J]),
@@ -138,6 +138,7 @@ module wc_mesh #(
   endgenerate
 
   assign obs_link_valid_o  = link_valid;
+  assign obs_link_vc_o     = link_vc;   // V = 1: a link carries no class (all 0)
   assign obs_link_flit_o   = link_flit;
   assign obs_link_credit_o = link_credit;
 
