@@ -29,7 +29,6 @@ struct node_plan {
 	struct xfer *x;
 	int n, cap;
 	int first_open;		/* the first send not yet done */
-	int first_planned;	/* the first send not yet issued (scan() starts there) */
 	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
 	uint64_t head_cycle;
 };
@@ -456,9 +455,6 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 	int id;
 
 	x->state = ISSUED;
-	while (sk->node[v].first_planned < sk->node[v].n &&
-	       sk->node[v].x[sk->node[v].first_planned].state != PLANNED)
-		sk->node[v].first_planned++;
 	if (total + 1 > sk->capbuf) {
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
@@ -504,9 +500,7 @@ static void scan(struct skeleton *sk, const struct transport *t, int v)
 	if (np->first_open >= np->n)
 		return;
 	g = np->x[np->first_open].spec.group;
-	/* The sends before first_planned are issued: nothing to do for them. */
-	for (int i = np->first_planned > np->first_open ? np->first_planned : np->first_open;
-	     i < np->n && np->x[i].spec.group == g; i++) {
+	for (int i = np->first_open; i < np->n && np->x[i].spec.group == g; i++) {
 		struct xfer *x = &np->x[i];
 
 		int open = x->spec.round_heads ? sk->open_head_round : sk->open_round;
