@@ -1,6 +1,6 @@
 // wc_router_formal -- formal harness of one wc_router: the environment of
 // docs/microarchitecture.md (sections 5 and 9) as assumptions, and the end-to-end
-// properties of the router as assertions, for yosys-smtbmc (scripts/prove.sh).
+// properties of the router as assertions, for Yosys and ABC (scripts/prove.sh).
 //
 // Why a harness file and not only assertions beside the logic: the properties below
 // need an environment (upstream senders that obey the credit handshake, receivers that
