@@ -16,6 +16,25 @@
 #include "vl_state.h"
 #include "vl_vcd_file.h"
 
+#if VM_COVERAGE
+#include <unistd.h>
+
+#include "verilated_cov.h"
+
+// The code coverage flavour of the build (cosim/CMakeLists.txt, scripts/rtl-coverage.sh):
+// a network's line and toggle counts, written when it is destroyed into a file of its
+// own (process id and a counter) that verilator_coverage merges with the others.
+inline void write_coverage(VerilatedContext& ctx)
+{
+    static int n = 0;
+    const std::string path = std::string(WORMCAST_RTL_COVERAGE_DIR) + "/" +
+                             std::to_string(getpid()) + "-" + std::to_string(n++) + ".dat";
+    ctx.coveragep()->write(path.c_str());
+}
+#else
+inline void write_coverage(VerilatedContext&) {}
+#endif
+
 // Asynchronous active-low reset: a model starts with rst_ni = 0, which is no edge,
 // so raise it first and then pull it low.
 template <class V>
@@ -135,7 +154,11 @@ public:
         }
     }
 
-    ~RouterArray() override { io_.close(); }
+    ~RouterArray() override
+    {
+        io_.close();
+        write_coverage(context_);
+    }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
@@ -258,7 +281,11 @@ public:
         reset(*top_);
     }
 
-    ~NetworkTop() override { io_.close(); }
+    ~NetworkTop() override
+    {
+        io_.close();
+        write_coverage(context_);
+    }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
