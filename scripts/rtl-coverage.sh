@@ -3,19 +3,23 @@
 # --coverage build, under the regression's workloads, as an lcov HTML report
 # (docs/verification.md, "Code coverage").
 #
-# Usage: scripts/rtl-coverage.sh [BUILD_DIR]      (default build-rtlcov)
+# Usage: scripts/rtl-coverage.sh [--quick] [BUILD_DIR]      (default build-rtlcov)
 #
 # 1. builds the coverage flavour of wormcast into BUILD_DIR (cmake
 #    -DWORMCAST_RTL_COVERAGE=ON: every router configuration and the two network tops
 #    verilated with --coverage; each network writes its counts when it is destroyed);
 # 2. runs the workloads: every algorithm driver, random traffic on every configuration
-#    of the build (the coverage-directed regression's and others), each through the
-#    cosimulation, so that every run is also checked against the model;
+#    of the build (the coverage-directed regression's mixes and others), each through
+#    the cosimulation, so that every run is also checked against the model;
 # 3. merges the counts with verilator_coverage into lcov .info files (all points, and
 #    line and toggle points apart) and writes the HTML report with genhtml;
-# 4. prints the line and toggle figures.
+# 4. prints the line and toggle figures, in total and per file.
+# --quick: one configuration (Q_3 all-port) and two runs, for the test suite
+# (tests/test_rtl_coverage.py), which checks the .info files.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+quick=0
+if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
 build=${1:-$top/build-rtlcov}
 "$top/scripts/install-deps.sh"
 
@@ -23,11 +27,15 @@ build=${1:-$top/build-rtlcov}
 # replication cost, another depth and width, a linear array, and the network tops.
 routers="hc3_ap;hc4_ap;hc4_op;m4x4_ap;m4x4_op;m5x3_ap;m5x3_op;m1x6_ap;hc4_ap_tr2;hc3_ap_d2_w48;m3x4_op_d3"
 tops="hc3_ap;m3x3_ap"
+if [ $quick = 1 ]; then routers="hc3_ap"; tops=""; fi
 cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWORMCAST_RTL_COVERAGE=ON \
       -DWORMCAST_RTL_ROUTERS="$routers" -DWORMCAST_RTL_TOPS="$tops" -DWORMCAST_RTL_SC_TOPS="" \
       >/dev/null
-echo "rtl-coverage: building the coverage flavour into $build (several minutes)" >&2
-cmake --build "$build" -j "$(nproc)" --target wormcast >/dev/null
+echo "rtl-coverage: building the coverage flavour into $build ($routers${tops:+; tops $tops})" >&2
+if ! cmake --build "$build" -j "$(nproc)" --target wormcast >"$build/rtl-coverage-build.log" 2>&1; then
+  echo "rtl-coverage: the build failed; see $build/rtl-coverage-build.log" >&2
+  exit 1
+fi
 wc="$build/wormcast"
 data="$build/rtl-coverage"
 rm -rf "$data" "$build/rtl-coverage-html"
@@ -41,25 +49,7 @@ run() {
     exit 1
   fi
 }
-echo "rtl-coverage: running the workloads" >&2
-# Every algorithm on the networks it runs on (one-port algorithms on one-port builds).
-for algo in pbcast hk irham irhamsf direx; do
-  run run --topology hypercube:4 --algorithm "$algo" --flits 9 --root 5 --startup 3
-done
-run run --topology hypercube:4 --algorithm pbcast --flits 9 --replication-cost 2
-for algo in sbt reduce standexch; do
-  run run --topology hypercube:4 --algorithm "$algo" --flits 5 --startup 3
-done
-for m in 4x4 5x3; do
-  for algo in pbcast rdmesh rsbcast aabmeshxy rowcol; do
-    run run --topology "mesh:$m" --algorithm "$algo" --flits 5 --root 3 --startup 3
-  done
-done
-run run --topology hypercube:3 --algorithm aabbcast --flits 9 --startup 3
-run run --topology mesh:1x6 --algorithm linexch1 --flits 3 --startup 3
-run run --topology hypercube:3 --algorithm pbcast --flits 9 --rtl-top
-run run --topology mesh:3x3 --algorithm pbcast --flits 9 --rtl-top
-# Random traffic: the regression's mixes on every configuration of the build.
+# Random traffic: the coverage-directed regression's mixes (scripts/coverage-regress.py).
 traffic() {
   local topo=$1
   shift
@@ -68,18 +58,52 @@ traffic() {
         --b-fraction 0.02 --sink-stall 0.3 --startup 1 --injection random --seed "$seed" "$@"
   done
 }
-traffic hypercube:4
-traffic hypercube:4 --replication-cost 2
-traffic hypercube:4 --one-port --ir-fraction 0
-traffic hypercube:3 --buffer-depth 2 --payload-width 48
-traffic mesh:4x4
-traffic mesh:4x4 --one-port --ir-fraction 0
-traffic mesh:5x3
-traffic mesh:5x3 --one-port --ir-fraction 0
-traffic mesh:3x4 --one-port --ir-fraction 0 --buffer-depth 3
-traffic mesh:1x6
-traffic hypercube:3 --rtl-top
-traffic mesh:3x3 --rtl-top
+echo "rtl-coverage: running the workloads" >&2
+if [ $quick = 1 ]; then
+  run run --topology hypercube:3 --algorithm pbcast --flits 5 --root 5 --startup 3
+  run traffic --topology hypercube:3 --rate 0.5 --flits 1-8 --cycles 500 --ir-fraction 0.3 \
+      --b-fraction 0.05 --sink-stall 0.3 --startup 1 --injection random --seed 1
+else
+  # Every algorithm on the networks it runs on (one-port algorithms on one-port builds).
+  for algo in pbcast hk irham irhamsf direx; do
+    run run --topology hypercube:4 --algorithm "$algo" --flits 9 --root 5 --startup 3
+  done
+  run run --topology hypercube:4 --algorithm pbcast --flits 9 --replication-cost 2
+  for algo in sbt reduce standexch aabdimex; do
+    run run --topology hypercube:4 --algorithm "$algo" --flits 5 --startup 3
+  done
+  run run --topology hypercube:4 --algorithm aabflood --flits 3 --startup 3
+  for m in 4x4 5x3; do
+    for algo in pbcast rdmesh rsbcast sc1d sc2d aabmeshxy irrowcol irrowcolct rowcol; do
+      run run --topology "mesh:$m" --algorithm "$algo" --flits 5 --root 3 --startup 3
+    done
+    for algo in def defap; do  # from a corner
+      run run --topology "mesh:$m" --algorithm "$algo" --flits 5 --root 0 --startup 3
+    done
+  done
+  for algo in mstcf mstnaive direx; do  # power-of-two sides
+    run run --topology mesh:4x4 --algorithm "$algo" --flits 5 --root 3 --startup 3
+  done
+  run run --topology mesh:4x4 --algorithm binexch --flits 3 --startup 3
+  run run --topology mesh:4x4 --algorithm quadexch --flits 3 --startup 3
+  run run --topology hypercube:3 --algorithm aabbcast --flits 9 --startup 3
+  run run --topology mesh:1x6 --algorithm linexch1 --flits 3 --startup 3
+  run run --topology mesh:1x6 --algorithm linexch2 --flits 3 --startup 3
+  run run --topology hypercube:3 --algorithm pbcast --flits 9 --rtl-top
+  run run --topology mesh:3x3 --algorithm pbcast --flits 9 --rtl-top
+  traffic hypercube:4
+  traffic hypercube:4 --replication-cost 2
+  traffic hypercube:4 --one-port --ir-fraction 0
+  traffic hypercube:3 --buffer-depth 2 --payload-width 48
+  traffic mesh:4x4
+  traffic mesh:4x4 --one-port --ir-fraction 0
+  traffic mesh:5x3
+  traffic mesh:5x3 --one-port --ir-fraction 0
+  traffic mesh:3x4 --one-port --ir-fraction 0 --buffer-depth 3
+  traffic mesh:1x6
+  traffic hypercube:3 --rtl-top
+  traffic mesh:3x3 --rtl-top
+fi
 
 # Merge: every point; and the line and toggle points apart (each point of a .dat file
 # is one line, and its "page" says which kind it is: v_line, v_branch, v_toggle).
