@@ -12,7 +12,10 @@
  *    to v_j flips a_j, a_{j-1}, ..., a_1 in that order: the routes start on distinct
  *    links (so distinct injection channels) and are link-disjoint (an edge of the
  *    route to v_j leaves h xor {a_j..a_{i+1}}, a node set that identifies j).  This
- *    is the seed's "ascending path with top-to-bottom routing", mirrored.
+ *    is the seed's "ascending path with top-to-bottom routing", mirrored.  With
+ *    descending routes (--route-order descending, the seed's own routing) the path
+ *    is the seed's ascending one, a_1 < ... < a_n: everything below is the same with
+ *    the dimensions listed the other way round.
  *  - the subcube is split into n+1 subcubes, one per path node, by a binary tree of
  *    cuts along path dimensions: the range v_i..v_j is cut at the edge a_t between
  *    v_{t-1} and v_t, which leaves v_i..v_{t-1} and v_t..v_j in the two halves of the
@@ -56,14 +59,20 @@ static int hk_emit(struct plan *pl, int dest, int group, uint64_t tag)
 	return plan_forward(pl, dest, group, false, tag);
 }
 
-/* Free dimensions of F, highest first, into a[1..n]. */
-static int hk_dims_desc(unsigned F, int *a)
+/*
+ * Free dimensions of F into a[1..n] in the opposite order to the routes: highest
+ * first under e-cube routing, lowest first under descending routing.
+ */
+static int hk_dims(unsigned F, enum dim_order route, int *a)
 {
 	int n = 0;
 
-	for (int i = 31; i >= 0; i--)
+	for (int k = 31; k >= 0; k--) {
+		int i = route == ORDER_ASCENDING ? k : 31 - k;
+
 		if (F >> i & 1)
 			a[++n] = i;
+	}
 	return n;
 }
 
@@ -86,15 +95,15 @@ static void hk_split(const int *a, int i, int j, unsigned F, unsigned *part)
 	hk_split(a, t, j, F & ~(1u << a[t]), part);
 }
 
-static int hk_task(int node, unsigned F, int group, struct plan *pl)
+static int hk_task(int node, unsigned F, int group, enum dim_order route, struct plan *pl)
 {
-	int a[TOPO_MAX_DIM + 2], n = hk_dims_desc(F, a);
+	int a[TOPO_MAX_DIM + 2], n = hk_dims(F, route, a);
 	unsigned part[TOPO_MAX_DIM + 2];
 
 	if (n == 0)
 		return 0;
 	if (n == 4) {
-		/* f3 = a[1] > f2 = a[2] > f1 = a[3] > f0 = a[4]. */
+		/* f3 = a[1] > f2 = a[2] > f1 = a[3] > f0 = a[4] (mirrored: <). */
 		int f3 = 1 << a[1], f2 = 1 << a[2], f1 = 1 << a[3], f0 = 1 << a[4];
 
 		if (hk_emit(pl, node ^ f3, group, HK_LIST | (unsigned)(f0 | f1 | f2)) ||
@@ -111,7 +120,7 @@ static int hk_task(int node, unsigned F, int group, struct plan *pl)
 
 		if (hk_emit(pl, node ^ (1 << a[1]), group, rest))
 			return -1;
-		return hk_task(node, rest, group + 1, pl);
+		return hk_task(node, rest, group + 1, route, pl);
 	}
 	/* n = 1, 3 or >= 5: the n-edge descending path and n+1 parts. */
 	hk_split(a, 0, n, F, part);
@@ -120,7 +129,7 @@ static int hk_task(int node, unsigned F, int group, struct plan *pl)
 		if (hk_emit(pl, v, group, part[j]))
 			return -1;
 	}
-	return hk_task(node, part[0], group + 1, pl);
+	return hk_task(node, part[0], group + 1, route, pl);
 }
 
 static int hk_plan(const struct algo_params *p, int node, const struct receipt *r,
@@ -140,7 +149,7 @@ static int hk_plan(const struct algo_params *p, int node, const struct receipt *
 	}
 	if (tag & HK_ALL)
 		tag = (1u << p->cfg->topo.dim) - 1;
-	return hk_task(node, (unsigned)tag, 0, pl);
+	return hk_task(node, (unsigned)tag, 0, p->cfg->topo.route_order, pl);
 }
 
 /* The seed's recursion. */

@@ -56,8 +56,21 @@ static int ih_plan(const struct algo_params *p, int node, const struct receipt *
 	return plan_forward(pl, gray(to) ^ p->root, 0, true, 0);
 }
 
+/* The runs follow the Gray code path only along ascending (e-cube) routes. */
+static int ih_need_ecube(const struct algo_params *p, const char *name, char *err, size_t len)
+{
+	if (p->cfg->topo.route_order != ORDER_ASCENDING) {
+		snprintf(err, len, "%s covers the Gray code path with e-cube runs: use --route-order ascending",
+			 name);
+		return -1;
+	}
+	return 0;
+}
+
 static int ih_supports(const struct algo_params *p, char *err, size_t len)
 {
+	if (ih_need_ecube(p, "irham", err, len))
+		return -1;
 	if (p->cfg->sink_stall > 0) {
 		snprintf(err, len, "irham forwards cut-through at the NI, which is only correct when "
 			 "flits arrive back to back: use irhamsf with sink stalls");
@@ -77,6 +90,11 @@ static void ih_ct_predict(const struct algo_params *p, const struct schedule_res
 		    (1 << d) - 1, mu, runs * ts + (1 << d) - 1 + mu);
 	predict_published(o, -1, "Jeon & Kim, Hamiltonian-path broadcast with IR",
 			  "O(2^n + m - 1), an order of growth");
+}
+
+static int ihsf_supports(const struct algo_params *p, char *err, size_t len)
+{
+	return ih_need_ecube(p, "irhamsf", err, len);
 }
 
 static void ih_sf_predict(const struct algo_params *p, const struct schedule_result *s,
@@ -116,6 +134,7 @@ const struct algorithm algo_irhamsf = {
 	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = true,
+	.supports = ihsf_supports,
 	.plan = ih_plan,
 	.predict = ih_sf_predict,
 };

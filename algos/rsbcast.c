@@ -94,6 +94,16 @@ static void rs_predict(const struct algo_params *p, const struct schedule_result
 			  steps * (ts + mu));
 }
 
+static int rs_supports(const struct algo_params *p, char *err, size_t len)
+{
+	/* The conflict-freedom argument (docs/algorithms.md) is about XY routes. */
+	if (p->cfg->topo.route_order != ORDER_ASCENDING) {
+		snprintf(err, len, "rsbcast is conflict-free under XY routing only: use --route-order ascending");
+		return -1;
+	}
+	return 0;
+}
+
 const struct algorithm algo_rsbcast = {
 	.name = "rsbcast",
 	.networks = "any mesh",
@@ -103,6 +113,7 @@ const struct algorithm algo_rsbcast = {
 	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_MESH,
 	.all_port = false,
+	.supports = rs_supports,
 	.plan = rs_plan,
 	.predict = rs_predict,
 };

@@ -17,15 +17,19 @@ struct Config {
     topo_kind kind;
     int dim, rows, cols;
     bool all_port;
-    int depth, width, tr, bug;
+    int depth, width, tr;
+    dim_order route, tree;
+    int bug;
     std::unique_ptr<RtlNetwork> (*make)(const struct sim_config&);
 };
 
-#define WC_ROUTER_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, BUG)             \
-    {#CLS, false, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, BUG,                   \
+#define WC_ROUTER_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, BUG)     \
+    {#CLS, false, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, dim_order(RO),         \
+     dim_order(TO), BUG,                                                                    \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new RouterArray<CLS>(c)); }},
-#define WC_TOP_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, BUG)                \
-    {#CLS, true, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, BUG,                    \
+#define WC_TOP_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, BUG)        \
+    {#CLS, true, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, dim_order(RO),          \
+     dim_order(TO), BUG,                                                                    \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new NetworkTop<CLS>(c)); }},
 
 const Config configs[] = {
@@ -40,9 +44,10 @@ std::string describe(const Config& c)
     else
         snprintf(b, sizeof(b), "mesh:%dx%d", c.rows, c.cols);
     std::string s = b;
-    snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, %s%s%s", c.all_port ? "all-port" : "one-port",
-             c.depth, c.width, c.tr ? ("replication cost " + std::to_string(c.tr) + ", ").c_str() : "",
-             c.network_top ? "network top" : "router array",
+    snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, %sroutes %s, trees %s, %s%s",
+             c.all_port ? "all-port" : "one-port", c.depth, c.width,
+             c.tr ? ("replication cost " + std::to_string(c.tr) + ", ").c_str() : "",
+             dim_order_name(c.route), dim_order_name(c.tree), c.network_top ? "network top" : "router array",
              c.bug ? (" with injected bug " + std::to_string(c.bug)).c_str() : "");
     return s + b;
 }
@@ -50,8 +55,9 @@ std::string describe(const Config& c)
 bool matches(const Config& c, const struct sim_config& cfg, const RtlChoice& ch)
 {
     if (c.kind != cfg.topo.kind || c.all_port != cfg.all_port || c.depth != cfg.buffer_depth ||
-        c.width != cfg.payload_width || c.tr != cfg.replication_cost || c.bug != ch.inject_bug ||
-        c.network_top != ch.network_top)
+        c.width != cfg.payload_width || c.tr != cfg.replication_cost ||
+        c.route != cfg.topo.route_order || c.tree != cfg.topo.tree_order ||
+        c.bug != ch.inject_bug || c.network_top != ch.network_top)
         return false;
     if (c.kind == TOPO_HYPERCUBE) {
         // A router array needs only the router's port count; the top fixes the size.
@@ -71,6 +77,7 @@ std::string config_name(const struct sim_config& cfg, const RtlChoice& choice)
     if (cfg.buffer_depth != 4) n += "_d" + std::to_string(cfg.buffer_depth);
     if (cfg.payload_width != 32) n += "_w" + std::to_string(cfg.payload_width);
     if (cfg.replication_cost) n += "_tr" + std::to_string(cfg.replication_cost);
+    n += rtl_order_suffix(cfg.topo);
     if (choice.inject_bug) n += "_bug" + std::to_string(choice.inject_bug);
     return n;
 }
@@ -90,6 +97,8 @@ std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const
           std::to_string(cfg.payload_width) +
           (cfg.replication_cost ? ", replication cost " + std::to_string(cfg.replication_cost)
                                 : std::string()) +
+          ", routes " + dim_order_name(cfg.topo.route_order) + ", trees " +
+          dim_order_name(cfg.topo.tree_order) +
           (choice.inject_bug ? ", bug " + std::to_string(choice.inject_bug) : std::string()) +
           (choice.network_top ? " (network top)" : "") + "; build it with 'scripts/add-rtl-config.sh " +
           (choice.network_top ? "--top " : "") + build + "' ('wormcast list' shows what is built)";

@@ -19,12 +19,15 @@ struct Config {
     topo_kind kind;
     int dim, rows, cols;
     bool all_port;
-    int depth, width, tr, bug;
+    int depth, width, tr;
+    dim_order route, tree;
+    int bug;
     std::unique_ptr<RtlNetwork> (*make)(const struct sim_config&);
 };
 
-#define WC_SC_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, BUG)                 \
-    {#CLS, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, BUG,                          \
+#define WC_SC_CONFIG(CLS, KIND, DIM, ROWS, COLS, AP, DEPTH, WIDTH, TR, RO, TO, BUG)         \
+    {#CLS, KIND, DIM, ROWS, COLS, AP != 0, DEPTH, WIDTH, TR, dim_order(RO), dim_order(TO),  \
+     BUG,                                                                                    \
      [](const struct sim_config& c) { return std::unique_ptr<RtlNetwork>(new SystemCNetwork<CLS>(c)); }},
 
 const Config configs[] = {
@@ -44,9 +47,10 @@ std::string topology_of(const Config& c)
 std::string describe(const Config& c)
 {
     char b[160];
-    snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, %sSystemC network top%s",
-             c.all_port ? "all-port" : "one-port", c.depth, c.width,
+    snprintf(b, sizeof(b), " %s, buffer depth %d, payload width %d, %sroutes %s, trees %s, "
+             "SystemC network top%s", c.all_port ? "all-port" : "one-port", c.depth, c.width,
              c.tr ? ("replication cost " + std::to_string(c.tr) + ", ").c_str() : "",
+             dim_order_name(c.route), dim_order_name(c.tree),
              c.bug ? (" with injected bug " + std::to_string(c.bug)).c_str() : "");
     return topology_of(c) + b;
 }
@@ -54,7 +58,8 @@ std::string describe(const Config& c)
 bool matches(const Config& c, const struct sim_config& cfg, const RtlChoice& ch)
 {
     if (c.kind != cfg.topo.kind || c.all_port != cfg.all_port || c.depth != cfg.buffer_depth ||
-        c.width != cfg.payload_width || c.tr != cfg.replication_cost || c.bug != ch.inject_bug)
+        c.width != cfg.payload_width || c.tr != cfg.replication_cost ||
+        c.route != cfg.topo.route_order || c.tree != cfg.topo.tree_order || c.bug != ch.inject_bug)
         return false;
     if (c.kind == TOPO_HYPERCUBE) return c.dim == cfg.topo.dim;
     return c.rows == cfg.topo.rows && c.cols == cfg.topo.cols;
@@ -71,7 +76,8 @@ std::string short_name(const struct sim_config& cfg, int bug)
     std::string s = std::string(topology_name(&cfg.topo, name, sizeof(name))) +
                     (cfg.all_port ? " all-port" : " one-port") + " depth " +
                     std::to_string(cfg.buffer_depth) + " width " + std::to_string(cfg.payload_width) +
-                    (cfg.replication_cost ? " T_r " + std::to_string(cfg.replication_cost) : "");
+                    (cfg.replication_cost ? " T_r " + std::to_string(cfg.replication_cost) : "") +
+                    rtl_order_suffix(cfg.topo);
     return bug ? s + " bug " + std::to_string(bug) : s;
 }
 
@@ -79,10 +85,13 @@ std::string short_name(const Config& c)
 {
     struct sim_config cfg;
     sim_config_defaults(&cfg);
-    cfg.topo.kind = c.kind;
-    cfg.topo.dim = c.dim;
-    cfg.topo.rows = c.rows;
-    cfg.topo.cols = c.cols;
+    char err[64];
+    if (c.kind == TOPO_HYPERCUBE)
+        topology_init_hypercube(&cfg.topo, c.dim, err, sizeof(err));
+    else
+        topology_init_mesh(&cfg.topo, c.rows, c.cols, err, sizeof(err));
+    cfg.topo.route_order = c.route;
+    cfg.topo.tree_order = c.tree;
     cfg.all_port = c.all_port;
     cfg.buffer_depth = c.depth;
     cfg.payload_width = c.width;

@@ -214,11 +214,14 @@ private:
         return b;
     }
 
-    std::string message_of(int node, int port) const
+    // The message on this output: the model's last head there, else the RTL's flit if
+    // it is a head (an output the RTL drives and the model does not).
+    std::string message_of(int node, int port, flit_t rtl_flit = 0) const
     {
         flit_t h = last_head_[static_cast<size_t>(node * n_out_ + port)];
-        if (!h) return "no message seen on this output yet";
-        return message_name(h);
+        if (h) return message_name(h);
+        if (flit_is_head(rtl_flit)) return "RTL's " + message_name(rtl_flit);
+        return "no message seen on this output yet";
     }
 
     // What a port is, for a report: "link input, dimension 2", "ejection channel 0".
@@ -344,9 +347,9 @@ private:
                 uint64_t mv = ms.out_valid[n] >> p & 1, rv = rs.out_valid[n] >> p & 1;
                 uint64_t mc = ms.credit_out[n] >> p & 1, rc = rs.credit_out[n] >> p & 1;
                 if (mv != rv)
-                    note(cycle, v, port_name(p, false), "out_valid", mv, rv, message_of(v, p));
+                    note(cycle, v, port_name(p, false), "out_valid", mv, rv, message_of(v, p, rf[p]));
                 if (mf[p] != rf[p])
-                    note(cycle, v, port_name(p, false), "out_flit", mf[p], rf[p], message_of(v, p));
+                    note(cycle, v, port_name(p, false), "out_flit", mf[p], rf[p], message_of(v, p, rf[p]));
                 if (mc != rc)
                     note(cycle, v, port_name(p, true), "credit_out", mc, rc,
                          "credit register of this input");

@@ -73,6 +73,23 @@ struct RtlChoice {
     int inject_bug = 0;        // 0: the correct RTL
 };
 
+// The order part of a configuration name (cosim/CMakeLists.txt): "_rd" for descending
+// routes, "_ta" / "_td" for a tree order other than the topology's default; "" for the
+// defaults.
+inline std::string rtl_order_suffix(const topology& t)
+{
+    topology d = t;
+    char err[64];
+    if (t.kind == TOPO_HYPERCUBE)
+        topology_init_hypercube(&d, t.dim, err, sizeof(err));
+    else
+        topology_init_mesh(&d, t.rows, t.cols, err, sizeof(err));
+    std::string s;
+    if (t.route_order != d.route_order) s += t.route_order == ORDER_DESCENDING ? "_rd" : "_ra";
+    if (t.tree_order != d.tree_order) s += t.tree_order == ORDER_DESCENDING ? "_td" : "_ta";
+    return s;
+}
+
 // The RTL for this configuration, or nullptr with a reason in err.
 std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const RtlChoice& choice,
                                              std::string& err);

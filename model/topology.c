@@ -18,6 +18,33 @@ static int lowest_set_bit(unsigned x)
 	return __builtin_ctz(x);
 }
 
+static int highest_set_bit(unsigned x)
+{
+	return 31 - __builtin_clz(x);
+}
+
+/* The dimension of x (!= 0) that a route or tree of order o resolves first. */
+static int first_dimension(unsigned x, enum dim_order o)
+{
+	return o == ORDER_ASCENDING ? lowest_set_bit(x) : highest_set_bit(x);
+}
+
+const char *dim_order_name(enum dim_order o)
+{
+	return o == ORDER_ASCENDING ? "ascending" : "descending";
+}
+
+int dim_order_parse(const char *text, enum dim_order *o)
+{
+	if (!strcmp(text, "ascending"))
+		*o = ORDER_ASCENDING;
+	else if (!strcmp(text, "descending"))
+		*o = ORDER_DESCENDING;
+	else
+		return -1;
+	return 0;
+}
+
 int topology_init_hypercube(struct topology *t, int dim, char *err, size_t errlen)
 {
 	if (dim < 1 || dim > TOPO_MAX_DIM) {
@@ -30,6 +57,8 @@ int topology_init_hypercube(struct topology *t, int dim, char *err, size_t errle
 	t->dim = dim;
 	t->nodes = 1 << dim;
 	t->ports = dim;
+	t->route_order = ORDER_ASCENDING;
+	t->tree_order = ORDER_DESCENDING;	/* Jeon & Kim's Algorithm B */
 	return 0;
 }
 
@@ -51,6 +80,8 @@ int topology_init_mesh(struct topology *t, int rows, int cols, char *err, size_t
 	t->cols = cols;
 	t->nodes = rows * cols;
 	t->ports = 4;
+	t->route_order = ORDER_ASCENDING;
+	t->tree_order = ORDER_ASCENDING;
 	return 0;
 }
 
@@ -151,13 +182,15 @@ int unicast_next_port(const struct topology *t, int node, int dest)
 	if (node == dest)
 		return -1;
 	if (t->kind == TOPO_HYPERCUBE)
-		return lowest_set_bit((unsigned)(node ^ dest));
+		return first_dimension((unsigned)(node ^ dest), t->route_order);
 
 	int c = mesh_col(t, node), dc = mesh_col(t, dest);
+	int r = mesh_row(t, node), dr = mesh_row(t, dest);
 
-	if (c != dc)
+	/* XY: the column first; YX: the row first. */
+	if (c != dc && (t->route_order == ORDER_ASCENDING || r == dr))
 		return dc > c ? PORT_E : PORT_W;
-	return mesh_row(t, dest) > mesh_row(t, node) ? PORT_S : PORT_N;
+	return dr > r ? PORT_S : PORT_N;
 }
 
 static uint32_t connected_port(const struct topology *t, int node, int port)
@@ -168,27 +201,35 @@ static uint32_t connected_port(const struct topology *t, int node, int port)
 uint32_t replication_children(const struct topology *t, int root, int node)
 {
 	if (t->kind == TOPO_HYPERCUBE) {
-		unsigned x = (unsigned)(root ^ node);
+		unsigned x = (unsigned)(root ^ node), all = (1u << t->dim) - 1;
 
 		if (x == 0)
-			return (1u << t->dim) - 1;
+			return all;
 		/* Algorithm B: forward on every dimension below last_one(S xor T). */
-		return (1u << lowest_set_bit(x)) - 1;
+		if (t->tree_order == ORDER_DESCENDING)
+			return (1u << lowest_set_bit(x)) - 1;
+		/* The mirrored tree: every dimension above the highest set bit. */
+		return all & ~((2u << highest_set_bit(x)) - 1);
 	}
 
 	int rs = mesh_row(t, root), cs = mesh_col(t, root);
 	int r = mesh_row(t, node), c = mesh_col(t, node);
-	uint32_t m = 0;
+	bool rows_first = t->tree_order == ORDER_ASCENDING;
 
 	if (node == root)
 		return connected_port(t, node, PORT_E) | connected_port(t, node, PORT_W) |
 		       connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
-	if (r == rs) {
-		m |= connected_port(t, node, c > cs ? PORT_E : PORT_W);
-		m |= connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
-		return m;
-	}
-	return connected_port(t, node, r < rs ? PORT_N : PORT_S);
+	/* Ascending: on the root's row, on along the row and into the columns. */
+	if (rows_first && r == rs)
+		return connected_port(t, node, c > cs ? PORT_E : PORT_W) |
+		       connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
+	if (rows_first)
+		return connected_port(t, node, r < rs ? PORT_N : PORT_S);
+	/* Descending: the same with rows and columns exchanged. */
+	if (c == cs)
+		return connected_port(t, node, r < rs ? PORT_N : PORT_S) |
+		       connected_port(t, node, PORT_E) | connected_port(t, node, PORT_W);
+	return connected_port(t, node, c > cs ? PORT_E : PORT_W);
 }
 
 int replication_parent(const struct topology *t, int root, int node)
@@ -198,14 +239,17 @@ int replication_parent(const struct topology *t, int root, int node)
 	if (t->kind == TOPO_HYPERCUBE) {
 		unsigned x = (unsigned)(root ^ node);
 
-		/* The parent differs in the lowest set bit of x. */
-		return node ^ (1 << lowest_set_bit(x));
+		/* The tree's path from the root is the route of the tree order: the parent
+		 * differs in the dimension that route resolves last. */
+		return node ^ (1 << first_dimension(x, t->tree_order == ORDER_ASCENDING ?
+						       ORDER_DESCENDING : ORDER_ASCENDING));
 	}
 
 	int rs = mesh_row(t, root), cs = mesh_col(t, root);
 	int r = mesh_row(t, node), c = mesh_col(t, node);
 
-	if (r != rs)
+	/* Back along the dimension the tree's route resolves last. */
+	if (t->tree_order == ORDER_ASCENDING ? r != rs : c == cs)
 		return node + (r < rs ? t->cols : -t->cols);
 	return node + (c < cs ? 1 : -1);
 }

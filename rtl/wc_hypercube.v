@@ -30,6 +30,8 @@ module wc_hypercube #(
   parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
   // T_r: cycles a replicating broadcast head is held in every router, 0..255 (wc_router)
   parameter integer ReplicationCost = 0,
+  parameter integer RouteOrder   = 0,  // R routing: 0 ascending (e-cube), 1 descending (wc_router)
+  parameter integer TreeOrder    = 1,  // B tree: 0 ascending, 1 descending (default descending: Jeon & Kim's Algorithm B)
   parameter integer InjectBug    = 0   // deliberate fault in every router (wc_router); 0 = none
 ) (
   input                                                              clk_i,
@@ -87,6 +89,8 @@ module wc_hypercube #(
           .BufferDepth  (BufferDepth),
           .PayloadWidth    (PayloadWidth),
           .ReplicationCost (ReplicationCost),
+          .RouteOrder      (RouteOrder),
+          .TreeOrder       (TreeOrder),
           .InjectBug       (InjectBug)
         ) u_router (
           .clk_i         (clk_i),

@@ -34,6 +34,8 @@ module wc_mesh #(
   parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
   // T_r: cycles a replicating broadcast head is held in every router, 0..255 (wc_router)
   parameter integer ReplicationCost = 0,
+  parameter integer RouteOrder   = 0,  // R routing: 0 ascending (XY), 1 descending (wc_router)
+  parameter integer TreeOrder    = 0,  // B tree: 0 ascending, 1 descending (default ascending: row first)
   parameter integer InjectBug    = 0   // deliberate fault in every router (wc_router); 0 = none
 ) (
   input                                                           clk_i,
@@ -105,6 +107,8 @@ module wc_mesh #(
           .BufferDepth  (BufferDepth),
           .PayloadWidth    (PayloadWidth),
           .ReplicationCost (ReplicationCost),
+          .RouteOrder      (RouteOrder),
+          .TreeOrder       (TreeOrder),
           .InjectBug       (InjectBug)
         ) u_router (
           .clk_i         (clk_i),

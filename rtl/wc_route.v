@@ -7,15 +7,21 @@
 //   ej(i) = P + i (all-port) or P (one-port), and only for a link input (i < P); an
 //   injection input never ejects, so every "+ ej(i)" below adds nothing for i >= P.
 //
-//   R, hypercube: x = (address xor T) mod 2^Dim. x == 0: {ej(i)}. Else {lowest set bit
-//      of x}, plus ej(i) if ir.
-//   R, mesh (XY): column differs: E/W towards it; else row differs: S/N towards it; else
-//      {ej(i)}. Plus ej(i) if ir and not at the destination.
-//   B, hypercube: x = (S xor T) mod 2^Dim. x == 0 (root): all links. Else links
-//      {0..k-1}, k = lowest set bit of x (none if x is odd), plus ej(i).
-//   B, mesh: root: every existing link. On the root's row: away from the root along
-//      the row, plus N and S, plus ej(i). Elsewhere: away from the root's row along the
-//      column, plus ej(i).
+//   Dimension orders (RouteOrder for R, TreeOrder for B): 0 = ascending (lowest
+//   dimension first; X before Y), 1 = descending (highest first; Y before X).
+//   R, hypercube: x = (address xor T) mod 2^Dim. x == 0: {ej(i)}. Else {lowest (RouteOrder
+//      0) or highest (1) set bit of x}, plus ej(i) if ir.
+//   R, mesh: XY (0): column differs: E/W towards it; else row differs: S/N towards it.
+//      YX (1): the row first, then the column. At the destination {ej(i)}. Plus ej(i) if
+//      ir and not at the destination.
+//   B, hypercube: x = (S xor T) mod 2^Dim. x == 0 (root): all links. Else, TreeOrder 1
+//      (Jeon & Kim's Algorithm B): links {0..k-1}, k = lowest set bit of x (none if x is
+//      odd); TreeOrder 0 (mirrored): links {k+1..Dim-1}, k = highest set bit of x. Plus
+//      ej(i).
+//   B, mesh: root: every existing link. TreeOrder 0 (row, then columns): on the root's
+//      row away from the root along the row, plus N and S; elsewhere away from the
+//      root's row along the column. TreeOrder 1 (column, then rows): the same with rows
+//      and columns exchanged. Plus ej(i).
 //   Mesh only: the link part of every mask is ANDed with the set of neighbours that
 //   exist, so a border port is never selected (this only changes anything for an
 //   address outside the mesh, which the NI never sends).
@@ -38,9 +44,12 @@
 //   route_o    the NOut-bit output mask.
 //
 // InjectBug (deliberate faults for the cosimulation's self-test, 0 = correct):
-//   1: R picks the highest differing bit (hypercube) / routes Y before X (mesh).
+//   1: R routes in the other dimension order than RouteOrder (hypercube: the other end of
+//      x; mesh: Y before X, or X before Y).
 //   3: every B mask loses its lowest link bit (one replication branch missing).
 //   4: R with ir = 1 is not delivered at intermediate routers.
+//   12: TreeOrder is ignored: B uses the topology's default tree (descending on the
+//      hypercube, ascending on the mesh), as if the parameter were not passed down.
 //   Other values do not affect this module.
 module wc_route #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
@@ -48,6 +57,9 @@ module wc_route #(
   parameter integer Rows         = 4,  // mesh rows (Topology 1), 1..64
   parameter integer Cols         = 4,  // mesh columns (Topology 1), 1..64
   parameter integer AllPort      = 1,  // 1 = all-port (E = P ejection channels), 0 = one-port
+  parameter integer RouteOrder   = 0,  // R: 0 = ascending (e-cube, XY), 1 = descending (YX)
+  // B tree: 0 = ascending (mesh: row first), 1 = descending (hypercube: Algorithm B)
+  parameter integer TreeOrder    = (Topology == 0) ? 1 : 0,
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct
 ) (
   input  [11:0]                                                  node_id_i,
@@ -61,6 +73,9 @@ module wc_route #(
   localparam integer E    = (AllPort != 0) ? P : 1;
 
   localparam [4:0] PortP = P[4:0];
+  // The orders in effect (InjectBug 1: the other route order; 12: the default tree).
+  localparam integer RouteDesc = (InjectBug == 1) ? 1 - RouteOrder : RouteOrder;
+  localparam integer TreeDesc  = (InjectBug == 12) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
 
   // Header fields (section 4).
   wire        is_head = flit_lo_i[0];
@@ -95,37 +110,45 @@ module wc_route #(
       wire         unused_x_full = ^x_full;  // bits >= Dim are zero by construction
       // Scratch of the process below.
       reg         at_t;
+      reg [P-1:0] low;        // the lowest set bit of x
+      reg [P-1:0] high;       // the highest set bit of x
       reg [P-1:0] below_low;  // bits below the lowest set bit of x; all ones if x == 0
+      reg [P-1:0] above_high; // bits above the highest set bit of x; all ones if x == 0
       reg [P-1:0] r_hop;
+      reg [P-1:0] b_tree;
       reg [P-1:0] b_links;
+      reg         seen;       // some bit of x at or above b is set (loop below)
       integer     b;
 
       always @* begin
-        links     = {P{1'b0}};
-        ej        = 1'b0;
-        at_t      = 1'b0;
-        below_low = {P{1'b0}};
-        r_hop     = {P{1'b0}};
-        b_links   = {P{1'b0}};
+        links      = {P{1'b0}};
+        ej         = 1'b0;
+        at_t       = 1'b0;
+        low        = {P{1'b0}};
+        high       = {P{1'b0}};
+        below_low  = {P{1'b0}};
+        above_high = {P{1'b0}};
+        r_hop      = {P{1'b0}};
+        b_tree     = {P{1'b0}};
+        b_links    = {P{1'b0}};
+        seen       = 1'b0;
         if (is_head) begin
           at_t      = (x == {P{1'b0}});
+          low       = x & (~x + 1'b1);
           below_low = ~x & (x - 1'b1);
-          if (InjectBug == 1) begin
-            // Fault: e-cube on the highest differing bit instead of the lowest.
-            for (b = 0; b < P; b = b + 1) begin
-              if (x[b]) begin
-                r_hop    = {P{1'b0}};
-                r_hop[b] = 1'b1;
-              end
-            end
-          end else begin
-            r_hop = x & (~x + 1'b1);
+          // From the top down: high is the first set bit met, above_high the bits before it.
+          for (b = P - 1; b >= 0; b = b - 1) begin
+            high[b]       = x[b] & ~seen;
+            seen          = seen | x[b];
+            above_high[b] = ~seen;
           end
+          r_hop  = (RouteDesc != 0) ? high : low;
+          b_tree = (TreeDesc != 0) ? below_low : above_high;
           if (InjectBug == 3) begin
             // Fault: the lowest child link of every B mask is dropped.
-            b_links = below_low & (below_low - 1'b1);
+            b_links = b_tree & (b_tree - 1'b1);
           end else begin
-            b_links = below_low;
+            b_links = b_tree;
           end
           if (hdr_b) begin
             links = b_links;
@@ -174,16 +197,24 @@ module wc_route #(
           at_t   = same_r & same_c;
           go_x   = (d_c > my_c) ? 4'b0001 : 4'b0010;  // E : W
           go_y   = (d_r > my_r) ? 4'b1000 : 4'b0100;  // S : N
-          if (InjectBug == 1) begin
-            // Fault: route Y before X.
-            r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;
+          if (RouteDesc != 0) begin
+            r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;  // YX
           end else begin
-            r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;
+            r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;  // XY
           end
-          // B: root, root's row, or a column (d_r / d_c are the root's row / column).
-          b_raw = at_t   ? 4'b1111 :
-                  same_r ? (go_x ^ 4'b0011) | 4'b1100 :   // away from the root: E if c > cs
-                           (go_y ^ 4'b1100);               // away from the root's row
+          // B (d_r / d_c are the root's row / column). go_x and go_y point towards the
+          // root; flipping them points away from it.
+          if (TreeDesc != 0) begin
+            // The root, the root's column, or a row.
+            b_raw = at_t   ? 4'b1111 :
+                    same_c ? (go_y ^ 4'b1100) | 4'b0011 :   // away from the root: S if r > rs
+                             (go_x ^ 4'b0011);               // away from the root's column
+          end else begin
+            // The root, the root's row, or a column.
+            b_raw = at_t   ? 4'b1111 :
+                    same_r ? (go_x ^ 4'b0011) | 4'b1100 :   // away from the root: E if c > cs
+                             (go_y ^ 4'b1100);               // away from the root's row
+          end
           b_ex  = b_raw & exist;
           if (hdr_b) begin
             // Fault 3: the lowest child link of every B mask is dropped.

@@ -63,7 +63,7 @@
 //     enables, updated only when they change.
 //
 // InjectBug (deliberate faults for the cosimulation's self-test; 0 = correct router):
-//   1  wrong routing bit (wc_route: highest differing bit / Y before X)
+//   1  wrong routing bit (wc_route: R in the other dimension order than RouteOrder)
 //   2  lost credit: the first credit of link input 0 is never sent
 //   3  one replication branch missing (wc_route: B mask drops its lowest link)
 //   4  IR not delivering at intermediate routers (wc_route)
@@ -89,6 +89,8 @@
 //   11 a flit stored behind another one in a FIFO (pushed while the FIFO is not
 //      empty) has its top payload bit flipped; the output sees it only when the
 //      flit leaves, cycles later.
+//   12 TreeOrder ignored (wc_route: the B tree of the topology's default order; no effect
+//      with the default TreeOrder).
 module wc_router #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
@@ -99,6 +101,9 @@ module wc_router #(
   parameter integer PayloadWidth = 32, // payload bits per flit W, 32..62
   // T_r: cycles a replicating broadcast head is held (section 7, step 5), 0..255
   parameter integer ReplicationCost = 0,
+  parameter integer RouteOrder   = 0,  // R routing (section 8): 0 ascending (e-cube, XY), 1 descending
+  // B replication tree: 0 ascending (mesh: row first), 1 descending (hypercube: Algorithm B)
+  parameter integer TreeOrder    = (Topology == 0) ? 1 : 0,
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct router
 ) (
   input                                                   clk_i,
@@ -265,6 +270,8 @@ module wc_router #(
         .Rows         (Rows),
         .Cols         (Cols),
         .AllPort      (AllPort),
+        .RouteOrder   (RouteOrder),
+        .TreeOrder    (TreeOrder),
         .InjectBug    (InjectBug)
       ) u_route (
         .node_id_i (node_id_i),

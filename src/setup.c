@@ -19,6 +19,10 @@ int setup_config(const struct options *o, struct sim_config *cfg, struct failure
 	cfg->buffer_depth = (int)opt(o, OPT_BUFFER_DEPTH)->u;
 	cfg->payload_width = (int)opt(o, OPT_PAYLOAD_WIDTH)->u;
 	cfg->replication_cost = (int)opt(o, OPT_REPLICATION_COST)->u;
+	/* The choices are listed in the order of enum dim_order. */
+	cfg->topo.route_order = (enum dim_order)opt(o, OPT_ROUTE_ORDER)->u;
+	if (opt(o, OPT_TREE_ORDER)->set)
+		cfg->topo.tree_order = (enum dim_order)opt(o, OPT_TREE_ORDER)->u;
 	cfg->watchdog = opt(o, OPT_WATCHDOG)->u;
 	cfg->sink_stall = opt(o, OPT_SINK_STALL)->d;
 	cfg->seed = opt(o, OPT_SEED)->u;

@@ -5,6 +5,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish  # noqa: E402
@@ -44,7 +45,38 @@ check(j.get("replication_cost") == 5 and j.get("cycles") == j.get("predicted_cyc
       "pbcast on Q_7 with --replication-cost 5: %s cycles == t_s + d + L - 1 + d*T_r = 84" % j.get("cycles"))
 r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8", "--json")
 j = json.loads(r.stdout) if r.returncode == 0 else {}
-check(j.get("replication_cost") == 0, "run --json reports replication_cost 0 by default")
+check(j.get("replication_cost") == 0 and j.get("route_order") == "ascending"
+      and j.get("tree_order") == "descending",
+      "run --json reports replication_cost 0, routes ascending, trees descending by default on Q_d")
+r = run("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "8", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("route_order") == "ascending" and j.get("tree_order") == "ascending",
+      "run --json: the mesh's default tree is ascending (row first)")
+r = run("run", "--topology", "hypercube:6", "--algorithm", "hk", "--flits", "9", "--route-order",
+        "descending", "--tree-order", "ascending", "--json")
+j = json.loads(r.stdout) if r.returncode == 0 else {}
+check(j.get("route_order") == "descending" and j.get("tree_order") == "ascending"
+      and j.get("cycles") == j.get("predicted_cycles") and j.get("link_conflict_cycles") == 0,
+      "hk with --route-order descending (the seed's own routing): %s cycles as predicted, no conflicts"
+      % j.get("cycles"))
+
+# The new router parameters from a configuration file, and a bad one named by FILE:LINE.
+with tempfile.TemporaryDirectory() as tmp:
+    ini = os.path.join(tmp, "router.ini")
+    with open(ini, "w") as f:
+        f.write("[network]\ntopology = mesh:5x3\nreplication_cost = 3\nroute_order = descending\n"
+                "tree_order = descending\n")
+    r = run("run", "--config", ini, "--algorithm", "pbcast", "--flits", "5", "--root", "7", "--json")
+    j = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(j.get("replication_cost") == 3 and j.get("route_order") == "descending"
+          and j.get("tree_order") == "descending" and j.get("cycles") == 10 + 3 + 4 + 3 * 3,
+          "[network] replication_cost, route_order, tree_order from a file: pbcast on 5x3 from 7 "
+          "in %s cycles = t_s + D + L - 1 + D*T_r" % j.get("cycles"))
+    with open(ini, "w") as f:
+        f.write("[network]\ntopology = mesh:5x3\ntree_order = sideways\n")
+    r = run("run", "--config", ini, "--algorithm", "pbcast", "--flits", "5")
+    check(r.returncode == 2 and r.stderr.startswith("wormcast: %s:3: " % ini) and "ascending|descending" in r.stderr,
+          "a bad tree_order in a file: exit 2, FILE:LINE: %s" % r.stderr.strip())
 
 r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8")
 check(r.returncode == 0 and "measured cycles" in r.stdout and "predicted cycles" in r.stdout,
@@ -142,6 +174,9 @@ bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "256"], "replication cost 256"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "-1"], "negative replication cost"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "50", "--watchdog", "50"], "watchdog not longer than T_r"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--route-order", "up"], "bad route order"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--tree-order", ""], "empty tree order"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "irhamsf", "--flits", "4", "--route-order", "descending"], "an algorithm that needs e-cube routes"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--compare", "outputs"], "--compare without a cosimulation"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--engine", "cosim", "--compare", "some"], "--compare with an unknown value"),
     (["frobnicate"], "unknown command"),

@@ -6,7 +6,7 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves}
   algos   every algorithm driver on Q_4, Q_6, 4x4 and 5x3, and every all-to-all
           exchange and broadcast on a small network: zero mismatches, and the cycles the
           model predicts; concurrent B broadcasts deadlock as on the model
-  random  20 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
+  random  22 seeds x 20,000 cycles of random R / R+IR / B traffic with back-pressure
   bugs    every deliberately broken RTL build is caught (a mismatch, exit 1, a report
           naming both sides, a readable waveform of the window); faults in internal
           state are caught at the register by the full comparison, before (or
@@ -56,6 +56,22 @@ def algos():
             check(ok, "cosim %s on %s, L=%d root %d: %s cycles (predicted %s), %s signals compared, %s mismatches"
                   % (algo, topo, flits, root, j.get("cycles"), j.get("predicted_cycles"),
                      j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
+    # The other dimension orders (builds hc4_ap_rd_ta, m5x3_ap_tr1_rd_td): the same
+    # exact times, the routes and trees of those orders on both sides.
+    flipped = [("hypercube:4", ["--route-order", "descending", "--tree-order", "ascending"]),
+               ("mesh:5x3", ["--replication-cost", "1", "--route-order", "descending",
+                             "--tree-order", "descending"])]
+    for topo, extra in flipped:
+        for algo in (("pbcast", "hk", "direx") if topo.startswith("hyper") else ("pbcast",)):
+            for flits, root in ((1, 0), (17, 5)):
+                r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
+                                "--root", str(root), "--startup", "3", *extra, "--engine", "cosim", "--json")
+                ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
+                      and j.get("route_order") == "descending" and j.get("cycles") == j.get("predicted_cycles")
+                      and j.get("link_conflict_cycles") == 0)
+                check(ok, "cosim %s on %s %s, L=%d root %d: %s cycles (predicted %s), %s mismatches"
+                      % (algo, topo, " ".join(extra), flits, root, j.get("cycles"), j.get("predicted_cycles"),
+                         j.get("mismatches", r.stderr.strip()[:200])))
     # The replication cost (build hc4_ap_tr2): Jeon & Kim eq. 2, n*T_r included, exactly.
     for algo, flits, root, stall in (("pbcast", 9, 0, "0"), ("pbcast", 1, 11, "0"),
                                      ("pbcast", 17, 6, "0.3"), ("hk", 9, 3, "0")):
@@ -184,9 +200,14 @@ def random_traffic():
                ("hypercube:3", ["--buffer-depth", "2", "--payload-width", "48"]),
                ("mesh:3x4", ["--one-port", "--ir-fraction", "0", "--buffer-depth", "3"]),
                # The replication hold under load (broadcasts more often than elsewhere).
-               ("hypercube:4", ["--replication-cost", "2", "--b-fraction", "0.01"])]
+               ("hypercube:4", ["--replication-cost", "2", "--b-fraction", "0.01"]),
+               # The other dimension orders.
+               ("hypercube:4", ["--route-order", "descending", "--tree-order", "ascending",
+                                "--b-fraction", "0.01"]),
+               ("mesh:5x3", ["--replication-cost", "1", "--route-order", "descending",
+                             "--tree-order", "descending", "--b-fraction", "0.01"])]
     total = 0
-    for seed in range(1, 21):
+    for seed in range(1, 23):
         topo, extra = configs[seed % len(configs)]
         rate = ("0.15", "0.3", "0.6")[seed % 3]
         r, j = wormcast("traffic", "--topology", topo, "--rate", rate, "--flits", "1-24",
@@ -213,6 +234,8 @@ BUGS = {
     5: ("a FIFO that accepts one flit too many", []),
     6: ("an arbiter that releases an output before the tail", []),
     7: ("a replication hold one cycle too long", ["--replication-cost", "2"]),
+    12: ("the tree order not passed down to the route computation",
+        ["--route-order", "descending", "--tree-order", "ascending"]),
 }
 
 

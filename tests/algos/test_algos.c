@@ -230,6 +230,8 @@ struct opts {
 	double stall;
 	int width;		/* 0: default */
 	int tr;			/* replication cost T_r */
+	bool flip_route;	/* descending routes (the default is ascending) */
+	bool flip_tree;		/* the other tree order than the topology's default */
 	int packets;		/* --packets: 0 = the algorithm's */
 };
 
@@ -254,6 +256,11 @@ static int do_run(const struct algorithm *a, const char *topo, int ts, int L, in
 		cfg->replication_cost = o->tr;
 		cfg->watchdog = 100000;
 	}
+	if (o && o->flip_route)
+		cfg->topo.route_order = ORDER_DESCENDING;
+	if (o && o->flip_tree)
+		cfg->topo.tree_order = cfg->topo.tree_order == ORDER_ASCENDING ? ORDER_DESCENDING
+										 : ORDER_ASCENDING;
 	if (o && o->stall > 0) {
 		cfg->sink_stall = o->stall;
 		cfg->seed = 12345;
@@ -282,6 +289,9 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " %d", o->depth);
 	if (o && o->tr)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " T_r %d", o->tr);
+	if (o && (o->flip_route || o->flip_tree))
+		snprintf(what + strlen(what), sizeof(what) - strlen(what), "%s%s",
+			 o->flip_route ? " descending routes" : "", o->flip_tree ? " flipped tree" : "");
 	if (o && o->packets)
 		snprintf(what + strlen(what), sizeof(what) - strlen(what), " k %d", o->packets);
 	if (!a) {
@@ -348,29 +358,33 @@ static void test_supports(void)
 	static const struct {
 		const char *name, *topo;
 		double stall;
+		bool descending;	/* descending routes */
 	} bad[] = {
-		{ "mstnaive", "mesh:5x3", 0 }, { "mstcf", "mesh:4x6", 0 }, { "sbt", "mesh:4x4", 0 },
-		{ "reduce", "mesh:2x4", 0 }, { "hk", "mesh:4x4", 0 }, { "direx", "mesh:3x4", 0 },
-		{ "irham", "hypercube:3", 0.2 }, { "rdmesh", "hypercube:3", 0 },
-		{ "rsbcast", "hypercube:3", 0 }, { "mstcf", "hypercube:4", 0 },
-		{ "standexch", "mesh:4x4", 0 }, { "rowcol", "hypercube:4", 0 },
-		{ "linexch1", "mesh:2x3", 0 }, { "linexch2", "hypercube:3", 0 },
-		{ "linexch2", "mesh:3x3", 0 }, { "binexch", "mesh:3x4", 0 },
-		{ "quadexch", "mesh:4x8", 0 }, { "quadexchh", "mesh:3x3", 0 },
-		{ "def", "hypercube:3", 0 }, { "defap", "hypercube:3", 0 }, { "sc1d", "hypercube:3", 0 },
-		{ "sc2d", "hypercube:3", 0 }, { "irrowcol", "hypercube:3", 0 },
-		{ "irrowcolct", "mesh:3x3", 0.2 },
+		{ "mstnaive", "mesh:5x3", 0, false }, { "mstcf", "mesh:4x6", 0, false }, { "sbt", "mesh:4x4", 0, false },
+		{ "reduce", "mesh:2x4", 0, false }, { "hk", "mesh:4x4", 0, false }, { "direx", "mesh:3x4", 0, false },
+		{ "irham", "hypercube:3", 0.2, false }, { "rdmesh", "hypercube:3", 0, false },
+		{ "rsbcast", "hypercube:3", 0, false }, { "mstcf", "hypercube:4", 0, false },
+		{ "standexch", "mesh:4x4", 0, false }, { "rowcol", "hypercube:4", 0, false },
+		{ "linexch1", "mesh:2x3", 0, false }, { "linexch2", "hypercube:3", 0, false },
+		{ "linexch2", "mesh:3x3", 0, false }, { "binexch", "mesh:3x4", 0, false },
+		{ "quadexch", "mesh:4x8", 0, false }, { "quadexchh", "mesh:3x3", 0, false },
+		{ "def", "hypercube:3", 0, false }, { "defap", "hypercube:3", 0, false }, { "sc1d", "hypercube:3", 0, false },
+		{ "sc2d", "hypercube:3", 0, false }, { "irrowcol", "hypercube:3", 0, false },
+		{ "irrowcolct", "mesh:3x3", 0.2, false },
+		{ "irham", "hypercube:3", 0, true }, { "irhamsf", "hypercube:3", 0, true },
+		{ "rsbcast", "mesh:5x3", 0, true },
 	};
 
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
 		struct sim_config cfg;
 		struct algo_run r;
-		struct opts o = { .stall = bad[k].stall };
+		struct opts o = { .stall = bad[k].stall, .flip_route = bad[k].descending };
 		int rc = do_run(algo_find(bad[k].name), bad[k].topo, 5, 4, 0, &o, &cfg, &r);
 
 		check(rc == -1 && r.error[0] && !strchr(r.error, '\n'),
-		      "supports: %s on %s%s rejected: %s", bad[k].name, bad[k].topo,
-		      bad[k].stall > 0 ? " with sink stalls" : "", r.error);
+		      "supports: %s on %s%s%s rejected: %s", bad[k].name, bad[k].topo,
+		      bad[k].stall > 0 ? " with sink stalls" : "",
+		      bad[k].descending ? " with descending routes" : "", r.error);
 	}
 	{
 		struct sim_config cfg;
@@ -1068,6 +1082,32 @@ int main(int argc, char **argv)
 		exact_run("sbt", hc(5), 5, 17, 3, &o);
 		exact_run("direx", hc(4), 5, 17, 0, &o);
 		exact_run("rsbcast", "mesh:5x3", 5, 17, 4, &o);
+	}
+
+	/*
+	 * The other dimension orders: every algorithm that supports them stays exact
+	 * and conflict-free (hk mirrors its paths; the trees are shortest-path trees).
+	 */
+	for (int f = 1; f < 4; f++) {
+		struct opts o = { .flip_route = f & 1, .flip_tree = f & 2 };
+		static const char *hyper[] = { "pbcast", "sbt", "reduce", "hk", "direx" };
+		static const char *mesh[] = { "pbcast", "rdmesh", "mstcf" };
+
+		for (size_t a = 0; a < sizeof(hyper) / sizeof(hyper[0]); a++)
+			for (int d = 1; d <= (strcmp(hyper[a], "direx") ? 10 : 5); d++)
+				exact_run(hyper[a], hc(d), tss[d % 3], Ls[(d + f) % 4], (5 * d) % (1 << d), &o);
+		for (size_t a = 0; a < sizeof(mesh) / sizeof(mesh[0]); a++)
+			for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
+				if (!strcmp(mesh[a], "mstcf") && (m == 1 || m == 6))
+					continue;	/* not powers of two */
+				exact_run(mesh[a], meshes[m], tss[m % 3], Ls[(m + (size_t)f) % 4],
+					  (int)(3 * m) % 8, &o);
+			}
+	}
+	for (int d = 11; d <= 12; d++) {
+		struct opts o = { .flip_route = true };
+
+		exact_run("hk", hc(d), 5, 17, (1 << d) / 3, &o);
 	}
 
 	/* Hypercube algorithms, d = 1..8 (irham up to 8, hk also 9..12 below). */
