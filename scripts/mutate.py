@@ -58,16 +58,17 @@ FILES = {
 
 # The reduced RTL configurations of the mutant builds (names as in cosim/CMakeLists.txt),
 # in two stages per group: most mutants fail the first stage's runs, and only the others
-# pay for the next stage's build (a mesh; then both port models, a replication cost, Q_3).
+# pay for the next stage's build (a mesh; then the one-port model, a replication cost, the
+# other dimension orders).
 GROUPS = {
     "router": [{"routers": "hc4_ap", "tops": ""},
                {"routers": "m3x3_ap", "tops": ""},
-               {"routers": "hc3_ap;hc4_op;hc4_ap_tr2", "tops": ""}],
+               {"routers": "hc4_op;hc4_ap_tr2;hc4_ap_rd_ta;m3x3_ap_tr1_rd_td", "tops": ""}],
     "top": [{"routers": "hc3_ap", "tops": "hc3_ap;m3x3_ap"}],
 }
 
 # The configurations a mutated file is linted with (verilator --lint-only -Wall).
-LINT_CONFIGS = {"wc_fifo.v": ["hc4_ap"], "wc_route.v": ["hc4_ap", "m3x3_op"],
+LINT_CONFIGS = {"wc_fifo.v": ["hc4_ap"], "wc_route.v": ["hc4_ap", "m3x3_op_rd_td"],
                 "wc_router.v": ["hc4_ap", "m3x3_op", "hc4_ap_tr2"],
                 "wc_hypercube.v": ["hc3_ap"], "wc_mesh.v": ["m3x3_ap"]}
 
@@ -105,10 +106,12 @@ REGRESSION = {
     ], [
         traffic("hypercube:4", "--one-port", "--ir-fraction", "0"),
         traffic("hypercube:4", "--replication-cost", "2"),
-        traffic("hypercube:3", seed=2),
+        traffic("hypercube:4", "--route-order", "descending", "--tree-order", "ascending"),
+        traffic("mesh:3x3", "--replication-cost", "1", "--route-order", "descending",
+                "--tree-order", "descending"),
         algo("hypercube:4", "sbt", 5, 9),
         algo("hypercube:4", "pbcast", 9, 6, "--replication-cost", "2"),
-        algo("hypercube:3", "aabbcast", 5, 0),
+        algo("hypercube:4", "aabbcast", 3, 0),
     ]],
     "top": [[
         traffic("hypercube:3", "--rtl-top"),
@@ -383,10 +386,13 @@ def lint(name, text):
 
 def lint_params(cfg, is_top):
     """The -G parameters of a configuration name (cosim/CMakeLists.txt rtl_params)."""
-    m = re.match(r"^(hc(\d+)|m(\d+)x(\d+))_(ap|op)(?:_d(\d+))?(?:_w(\d+))?(?:_tr(\d+))?$", cfg)
+    m = re.match(r"^(hc(\d+)|m(\d+)x(\d+))_(ap|op)(?:_d(\d+))?(?:_w(\d+))?(?:_tr(\d+))?"
+                 r"(?:_r([ad]))?(?:_t([ad]))?$", cfg)
     hc = m.group(2) is not None
     p = ["-GAllPort=%d" % (m.group(5) == "ap"), "-GBufferDepth=%s" % (m.group(6) or 4),
-         "-GPayloadWidth=%s" % (m.group(7) or 32), "-GReplicationCost=%s" % (m.group(8) or 0)]
+         "-GPayloadWidth=%s" % (m.group(7) or 32), "-GReplicationCost=%s" % (m.group(8) or 0),
+         "-GRouteOrder=%d" % (m.group(9) == "d"),
+         "-GTreeOrder=%d" % (m.group(10) == "d" if m.group(10) else hc)]
     if hc:
         p += ["-GDim=" + m.group(2)]
     else:

@@ -23,9 +23,10 @@ if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
 build=${1:-$top/build-rtlcov}
 "$top/scripts/install-deps.sh"
 
-# The configurations: both port models of a hypercube and of two meshes (one odd), a
-# replication cost, another depth and width, a linear array, and the network tops.
-routers="hc3_ap;hc4_ap;hc4_op;m4x4_ap;m4x4_op;m5x3_ap;m5x3_op;m1x6_ap;hc4_ap_tr2;hc3_ap_d2_w48;m3x4_op_d3"
+# The configurations: both port models of a hypercube and of a mesh (one odd), a
+# replication cost, the other dimension orders, another depth and width, a linear array,
+# and the network tops.
+routers="hc4_ap;hc4_op;m4x4_ap;m5x3_op;m1x6_ap;hc4_ap_tr2;hc4_ap_rd_ta;m5x3_ap_tr1_rd_td;hc3_ap_d2_w48"
 tops="hc3_ap;m3x3_ap"
 if [ $quick = 1 ]; then routers="hc3_ap"; tops=""; fi
 cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWORMCAST_RTL_COVERAGE=ON \
@@ -65,41 +66,37 @@ if [ $quick = 1 ]; then
       --b-fraction 0.05 --sink-stall 0.3 --startup 1 --injection random --seed 1
 else
   # Every algorithm on the networks it runs on (one-port algorithms on one-port builds).
-  for algo in pbcast hk irham irhamsf direx; do
-    run run --topology hypercube:4 --algorithm "$algo" --flits 9 --root 5 --startup 3
+  for algo in pbcast hk irham irhamsf direx aabflood aabbcast; do
+    run run --topology hypercube:4 --algorithm "$algo" --flits 5 --root 5 --startup 3
   done
   run run --topology hypercube:4 --algorithm pbcast --flits 9 --replication-cost 2
+  run run --topology hypercube:4 --algorithm pbcast --flits 9 --route-order descending \
+      --tree-order ascending
   for algo in sbt reduce standexch aabdimex; do
     run run --topology hypercube:4 --algorithm "$algo" --flits 5 --startup 3
   done
-  run run --topology hypercube:4 --algorithm aabflood --flits 3 --startup 3
-  for m in 4x4 5x3; do
-    for algo in pbcast rdmesh rsbcast sc1d sc2d aabmeshxy irrowcol irrowcolct rowcol; do
-      run run --topology "mesh:$m" --algorithm "$algo" --flits 5 --root 3 --startup 3
-    done
-    for algo in def defap; do  # from a corner
-      run run --topology "mesh:$m" --algorithm "$algo" --flits 5 --root 0 --startup 3
-    done
-  done
-  for algo in mstcf mstnaive direx; do  # power-of-two sides
+  for algo in pbcast irrowcol irrowcolct defap rowcol binexch quadexch direx aabbcast; do
     run run --topology mesh:4x4 --algorithm "$algo" --flits 5 --root 3 --startup 3
   done
-  run run --topology mesh:4x4 --algorithm binexch --flits 3 --startup 3
-  run run --topology mesh:4x4 --algorithm quadexch --flits 3 --startup 3
-  run run --topology hypercube:3 --algorithm aabbcast --flits 9 --startup 3
+  run run --topology mesh:4x4 --algorithm defap --flits 5 --root 0 --startup 3
+  for algo in rdmesh rsbcast sc1d sc2d aabmeshxy aabmeshyx; do
+    run run --topology mesh:5x3 --algorithm "$algo" --flits 5 --root 3 --startup 3
+  done
+  run run --topology mesh:5x3 --algorithm def --flits 5 --root 0 --startup 3
+  run run --topology mesh:5x3 --algorithm pbcast --flits 9 --root 7 --replication-cost 1 \
+      --route-order descending --tree-order descending
   run run --topology mesh:1x6 --algorithm linexch1 --flits 3 --startup 3
   run run --topology mesh:1x6 --algorithm linexch2 --flits 3 --startup 3
   run run --topology hypercube:3 --algorithm pbcast --flits 9 --rtl-top
   run run --topology mesh:3x3 --algorithm pbcast --flits 9 --rtl-top
   traffic hypercube:4
   traffic hypercube:4 --replication-cost 2
+  traffic hypercube:4 --route-order descending --tree-order ascending
   traffic hypercube:4 --one-port --ir-fraction 0
   traffic hypercube:3 --buffer-depth 2 --payload-width 48
   traffic mesh:4x4
-  traffic mesh:4x4 --one-port --ir-fraction 0
-  traffic mesh:5x3
   traffic mesh:5x3 --one-port --ir-fraction 0
-  traffic mesh:3x4 --one-port --ir-fraction 0 --buffer-depth 3
+  traffic mesh:5x3 --replication-cost 1 --route-order descending --tree-order descending
   traffic mesh:1x6
   traffic hypercube:3 --rtl-top
   traffic mesh:3x3 --rtl-top
