@@ -64,13 +64,13 @@ GROUPS = {
     "router": [{"routers": "hc4_ap", "tops": ""},
                {"routers": "m3x3_ap", "tops": ""},
                {"routers": "hc4_op;hc4_ap_tr2;hc4_ap_rd_ta;m3x3_ap_tr1_rd_td", "tops": ""}],
-    "top": [{"routers": "hc3_ap", "tops": "hc3_ap;m3x3_ap"}],
+    "top": [{"routers": "hc3_ap", "tops": "hc3_ap;hc4_ap;m3x3_ap"}],
 }
 
 # The configurations a mutated file is linted with (verilator --lint-only -Wall).
 LINT_CONFIGS = {"wc_fifo.v": ["hc4_ap"], "wc_route.v": ["hc4_ap", "m3x3_op_rd_td"],
                 "wc_router.v": ["hc4_ap", "m3x3_op", "hc4_ap_tr2"],
-                "wc_hypercube.v": ["hc3_ap"], "wc_mesh.v": ["m3x3_ap"]}
+                "wc_hypercube.v": ["hc3_ap", "hc4_op"], "wc_mesh.v": ["m3x3_ap", "m3x3_op"]}
 
 # The short cosimulation regression: the quickest and the most likely to fail first.
 TRAFFIC = ["--rate", "0.3", "--flits", "1-8", "--cycles", "1500", "--ir-fraction", "0.3",
@@ -96,6 +96,7 @@ REGRESSION = {
         algo("hypercube:4", "hk", 5, 3),
         algo("hypercube:4", "irham", 5, 6),
         algo("hypercube:4", "direx", 3, 0),
+        algo("hypercube:4", "aabbcast", 3, 0),
         traffic("hypercube:4", "--flits", "1-2", "--rate", "0.8", seed=5),
     ], [
         traffic("mesh:3x3"),
@@ -111,11 +112,11 @@ REGRESSION = {
                 "--tree-order", "descending"),
         algo("hypercube:4", "sbt", 5, 9),
         algo("hypercube:4", "pbcast", 9, 6, "--replication-cost", "2"),
-        algo("hypercube:4", "aabbcast", 3, 0),
     ]],
     "top": [[
         traffic("hypercube:3", "--rtl-top"),
         traffic("mesh:3x3", "--rtl-top"),
+        traffic("hypercube:4", "--rtl-top"),
         algo("hypercube:3", "pbcast", 9, 5, "--rtl-top"),
         algo("mesh:3x3", "pbcast", 9, 4, "--rtl-top"),
         traffic("hypercube:3", "--rtl-top", "--rate", "0.7", seed=2),
@@ -325,11 +326,16 @@ class Worker:
         self.ready = False
 
     def prepare(self):
-        if os.path.exists(self.tree):
-            shutil.rmtree(self.tree)
+        # Over an earlier copy, the build directories stay and a file is only written if
+        # its content differs (a new modification time), so only what changed is rebuilt
+        # (a mutant left behind by an interrupted run included).
+        def copy_changed(src, dst):
+            if not (os.path.exists(dst) and open(src, "rb").read() == open(dst, "rb").read()):
+                shutil.copyfile(src, dst)
         ignore = shutil.ignore_patterns(".git", "build", "build-*", "waves", "traces",
                                         "__pycache__")
-        shutil.copytree(TOP, self.tree, ignore=ignore, symlinks=True)
+        shutil.copytree(TOP, self.tree, ignore=ignore, symlinks=True, dirs_exist_ok=True,
+                        copy_function=copy_changed)
         with open(self.log, "w") as log:
             for build, g in zip(self.builds, GROUPS[self.group]):
                 cmd = ["cmake", "-S", self.tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
@@ -338,9 +344,14 @@ class Worker:
                        "-DWORMCAST_RTL_ROUTERS=" + g["routers"],
                        "-DWORMCAST_RTL_TOPS=" + g["tops"], "-DWORMCAST_RTL_SC_TOPS="]
                 subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=True)
+        # The original RTL must build and pass every run of its stage: a run that fails
+        # without a mutant would kill every mutant.
         for stage in range(len(self.builds)):
             if not self.build_mutant(stage, None, None):
                 raise SystemExit("mutate: the unmutated RTL does not build (%s)" % self.log)
+            r = regress(self.wormcast(stage), REGRESSION[self.group][stage])
+            if r:
+                raise SystemExit("mutate: the unmutated RTL fails: wormcast %s: %s" % r)
 
     def wormcast(self, stage):
         return os.path.join(self.builds[stage], "wormcast")
@@ -358,6 +369,7 @@ class Worker:
 
     def restore(self, name):
         shutil.copyfile(os.path.join(RTL, name), os.path.join(self.tree, "rtl", name))
+
 
 
 def lint(name, text):
@@ -468,7 +480,7 @@ def main():
     equivalent = load_equivalent()
     results_path = os.path.join(a.out, "results.json")
     results = json.load(open(results_path)) if os.path.exists(results_path) else {}
-    regression_digest = hashlib.sha1(json.dumps([REGRESSION, GROUPS]).encode()).hexdigest()
+    regression_digest = hashlib.sha1(json.dumps([REGRESSION, GROUPS, LINT_CONFIGS]).encode()).hexdigest()
 
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
