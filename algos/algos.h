@@ -23,6 +23,8 @@
 /* Bits of algorithm.topologies. */
 #define ALGO_HYPERCUBE (1u << TOPO_HYPERCUBE)
 #define ALGO_MESH (1u << TOPO_MESH)
+#define ALGO_RING (1u << TOPO_RING)
+#define ALGO_TORUS (1u << TOPO_TORUS)
 
 /* What a collective moves and what every node must hold at the end. */
 enum collective_kind {

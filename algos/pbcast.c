@@ -16,6 +16,7 @@
  *                                           away, behind d forwarding routers)
  *     mesh:       t_s + D + L - 1 + D*T_r  (D = the largest distance from the root: the
  *                                           tree's path to a node is a shortest path)
+ *     ring, torus: the same, D = floor(r/2) + floor(c/2) from any root (section 12)
  * Exact, eq. 2 itself: the tree's edges are distinct links, all copies move in lockstep
  * and the nodes farthest from the root are leaves, which forward nothing.
  */
@@ -46,6 +47,9 @@ static int pb_depth(const struct algo_params *p)
 
 	if (t->kind == TOPO_HYPERCUBE)
 		return t->dim;
+	/* Rings and tori: every root is as far from the farthest node. */
+	if (topology_wraps(t))
+		return t->rows / 2 + t->cols / 2;
 	r = mesh_row(t, p->root);
 	c = mesh_col(t, p->root);
 	dr = r > t->rows - 1 - r ? r : t->rows - 1 - r;
@@ -66,18 +70,19 @@ static void pb_predict(const struct algo_params *p, const struct schedule_result
 			    "t_s + d + (L-1) + d T_r = %d + %d + %d + %d*%d = %d", ts, D, mu, D, tr, T);
 	else
 		predict_set(o, T, true, DERIVED("pbcast"),
-			    "Jeon & Kim eq. 2 on the mesh's tree, n = D = the largest distance from the "
-			    "root: t_s + D + (L-1) + D T_r = %d + %d + %d + %d*%d = %d", ts, D, mu, D, tr, T);
+			    "Jeon & Kim eq. 2 on the %s's tree, n = D = the largest distance from the "
+			    "root: t_s + D + (L-1) + D T_r = %d + %d + %d + %d*%d = %d",
+			    topology_kind_name(p->cfg->topo.kind), ts, D, mu, D, tr, T);
 }
 
 const struct algorithm algo_pbcast = {
 	.name = "pbcast",
-	.networks = "Q_d; any mesh",
+	.networks = "Q_d; any mesh, ring or torus",
 	.source = "Jeon & Kim, Algorithms A and B",
-	.formula_source = "Jeon & Kim eq. 2; on meshes derived with n = D",
+	.formula_source = "Jeon & Kim eq. 2; on meshes, rings and tori derived with n = D",
 	.description = "pipelined broadcast: one B message replicated by the routers (MR)",
 	.kind = COLL_ONE_TO_ALL,
-	.topologies = ALGO_HYPERCUBE | ALGO_MESH,
+	.topologies = ALGO_HYPERCUBE | ALGO_MESH | ALGO_RING | ALGO_TORUS,
 	.all_port = true,
 	.plan = pb_plan,
 	.predict = pb_predict,

@@ -50,12 +50,33 @@ static void message_name(const struct analysis *a, flit_t head, char *buf, size_
 			 h.address, h.seq);
 }
 
+/*
+ * Ports are virtual with V > 1 (docs/microarchitecture.md section 12): link port k
+ * is physical port k / V, class k % V.  The neighbour across k, and the port of the
+ * same class there.
+ */
+static int vport_neighbor(const struct analysis *a, int node, int k)
+{
+	return topology_neighbor(a->t, node, k / a->t->vcs);
+}
+
+static int vport_peer(const struct analysis *a, int k)
+{
+	int V = a->t->vcs;
+
+	return topology_peer_port(a->t, k / V) * V + k % V;
+}
+
 static void port_name(const struct analysis *a, int node, int port, bool input, char *buf,
 		      size_t len)
 {
-	int P = a->t->ports;
+	int P = topology_link_vports(a->t);
 
-	if (port < P) {
+	if (port < P && a->t->vcs > 1) {
+		snprintf(buf, len, "%s %d (link %s node %d, VC %d)", input ? "input" : "output",
+			 port, input ? "from" : "to", vport_neighbor(a, node, port),
+			 port % a->t->vcs);
+	} else if (port < P) {
 		int nb = topology_neighbor(a->t, node, port);
 
 		snprintf(buf, len, "%s %d (link %s node %d)", input ? "input" : "output", port,
@@ -143,7 +164,7 @@ static int waits_for(const struct analysis *a, int k, char *buf, size_t len)
 {
 	const struct blocked *b = &a->b[k];
 	char port[96], peer[96];
-	int P = a->t->ports;
+	int P = topology_link_vports(a->t);
 
 	if (!b->holds) {
 		uint32_t held = 0;
@@ -170,8 +191,8 @@ static int waits_for(const struct analysis *a, int k, char *buf, size_t len)
 	if (!b->count) {
 		/* Its next flits are upstream: at the output that feeds this input. */
 		if (b->input < P) {
-			int up = topology_neighbor(a->t, b->node, b->input);
-			int o = topology_peer_port(a->t, b->input);
+			int up = vport_neighbor(a, b->node, b->input);
+			int o = vport_peer(a, b->input);
 
 			snprintf(buf, len, "has no flit here and waits for the rest of itself, "
 				 "behind node %d output %d, held by", up, o);
@@ -196,7 +217,7 @@ static int waits_for(const struct analysis *a, int k, char *buf, size_t len)
 			return -1;
 		}
 		{
-			int w = topology_neighbor(a->t, b->node, o), q = topology_peer_port(a->t, o);
+			int w = vport_neighbor(a, b->node, o), q = vport_peer(a, o);
 
 			port_name(a, w, q, true, peer, sizeof(peer));
 			snprintf(buf, len, "holds %s of node %d, which has no credit: node %d %s is "

@@ -28,6 +28,9 @@ struct network {
 	 * +-1 or +-cols).  A few words instead of a table per node.
 	 */
 	int hop_xor[TOPO_MAX_PORTS], hop_add[TOPO_MAX_PORTS], peer[TOPO_MAX_PORTS];
+	/* Rings and tori: the neighbour across every port (node * P + p), since links wrap. */
+	int *nbr;
+	int vcs, links;		/* V; P*V virtual link ports per router (section 12) */
 
 	/*
 	 * Work lists: routers to evaluate in cycle n->cycle, in the order they were
@@ -68,7 +71,10 @@ struct network *network_create(const struct router_params *params)
 	n->params = *params;
 	n->params.topo = &n->topo;
 	t = &n->topo;
-	n->channels = params->all_port ? t->ports : 1;
+	n->vcs = t->vcs;
+	n->links = topology_link_vports(t);
+	/* E: one ejection channel per virtual link input (section 12); J = P. */
+	n->channels = params->all_port ? n->links : 1;
 	n->routers = aligned_alloc(64, sizeof(*n->routers) * (size_t)nodes);
 	n->work = malloc(sizeof(int) * (size_t)nodes);
 	n->spare = malloc(sizeof(int) * (size_t)nodes);
@@ -88,8 +94,16 @@ struct network *network_create(const struct router_params *params)
 			n->hop_add[p] = p == PORT_E ? 1 : p == PORT_W ? -1 :
 					p == PORT_N ? -t->cols : t->cols;
 	}
+	if (topology_wraps(t)) {
+		n->nbr = malloc(sizeof(int) * (size_t)nodes * (size_t)t->ports);
+		if (!n->nbr)
+			goto fail;
+		for (int v = 0; v < nodes; v++)
+			for (int p = 0; p < t->ports; p++)
+				n->nbr[v * t->ports + p] = topology_neighbor(t, v, p);
+	}
 	/* The formula must agree with the topology wherever a link exists. */
-	for (int v = 0; v < nodes; v++)
+	for (int v = 0; v < nodes && !n->nbr; v++)
 		for (int p = 0; p < t->ports; p++) {
 			int w = topology_neighbor(t, v, p);
 
@@ -111,6 +125,7 @@ void network_destroy(struct network *n)
 		for (int v = 0; v < n->params.topo->nodes; v++)
 			router_free(&n->routers[v]);
 	free(n->routers);
+	free(n->nbr);
 	free(n->work);
 	free(n->spare);
 	free(n->ej);
@@ -126,7 +141,7 @@ void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
 
-	router_drive_flit(r, n->cycle, r->n_ports + channel, flit);
+	router_drive_flit(r, n->cycle, r->n_link + channel, flit);
 	wake(n, r, node);
 }
 
@@ -134,14 +149,30 @@ void network_return_credit(struct network *n, int node, int channel)
 {
 	struct router *r = &n->routers[node];
 
-	router_drive_credit(r, n->cycle, r->n_ports + channel);
+	router_drive_credit(r, n->cycle, r->n_link + channel);
 	wake(n, r, node);
 }
 
 /* The node at the far end of link p of node v. */
 static inline int link_peer(const struct network *n, int v, int p)
 {
+	if (n->nbr)
+		return n->nbr[v * n->topo.ports + p];
 	return (v ^ n->hop_xor[p]) + n->hop_add[p];
+}
+
+/*
+ * Virtual link port k of node v (port k / V, class k % V) into the peer's port of
+ * the same class; *w the peer node.  With V = 1, port p into peer[p].
+ */
+static inline int link_peer_port(const struct network *n, int v, int k, int *w)
+{
+	if (n->vcs == 1) {
+		*w = link_peer(n, v, k);
+		return n->peer[k];
+	}
+	*w = link_peer(n, v, k / n->vcs);
+	return n->peer[k / n->vcs] * n->vcs + k % n->vcs;
 }
 
 /*
@@ -152,17 +183,17 @@ static inline int link_peer(const struct network *n, int v, int p)
 static inline int drive_wires(struct network *n, int v, struct router *r)
 {
 	int moves = 0;
-	int ports = n->topo.ports;
+	int ports = n->links;
 	uint32_t m;
 
 	for (m = r->out_valid_q; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
 
 		if (o < ports) {
-			int w = link_peer(n, v, o);
+			int w, q = link_peer_port(n, v, o, &w);
 			struct router *d = &n->routers[w];
 
-			router_drive_flit(d, n->cycle, n->peer[o], r->out[o].flit_q);
+			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
 			wake(n, d, w);
 			n->link_moves++;
 		} else {
@@ -175,10 +206,10 @@ static inline int drive_wires(struct network *n, int v, struct router *r)
 
 		moves++;
 		if (i < ports) {
-			int w = link_peer(n, v, i);
+			int w, q = link_peer_port(n, v, i, &w);
 			struct router *d = &n->routers[w];
 
-			router_drive_credit(d, n->cycle, n->peer[i]);
+			router_drive_credit(d, n->cycle, q);
 			wake(n, d, w);
 		} else {
 			n->inj_credit[n->n_inj_credit++] = (struct channel_event){
@@ -296,7 +327,7 @@ void network_router_state(const struct network *n, int node, struct router_state
 	const struct router *r = &n->routers[node];
 
 	s->node = node;
-	s->n_ports = r->n_ports;
+	s->n_ports = r->n_link;
 	s->n_in = r->n_in;
 	s->n_out = r->n_out;
 	s->depth = r->depth;

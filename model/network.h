@@ -41,7 +41,7 @@ struct network *network_create(const struct router_params *params);
 void network_destroy(struct network *n);
 
 const struct router_params *network_params(const struct network *n);
-int network_channels(const struct network *n);	/* J = E: NI channels per node */
+int network_channels(const struct network *n);	/* E: ejection channels per node (J = P) */
 
 /* Drive this cycle's NI outputs into the routers. */
 void network_inject(struct network *n, int node, int channel, flit_t flit);

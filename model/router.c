@@ -24,8 +24,12 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	r->params = p;
 	r->node = node;
 	r->n_ports = ports;
-	r->n_in = ports + (p->all_port ? ports : 1);
-	r->n_out = r->n_in;
+	r->n_vc = p->topo->vcs;
+	r->n_link = ports * r->n_vc;
+	r->n_in = r->n_link + (p->all_port ? ports : 1);
+	r->n_out = r->n_link + (p->all_port ? r->n_link : 1);
+	if (r->n_in > ROUTER_MAX_IO || r->n_out > ROUTER_MAX_IO)
+		return -1;
 	r->depth = p->buffer_depth;
 	/* The FIFOs, then the message heads: both are touched only off the streaming path. */
 	r->fifo = calloc((size_t)r->n_in * (size_t)(p->buffer_depth + 1), sizeof(flit_t));
@@ -45,15 +49,36 @@ void router_free(struct router *r)
 	r->msg_head = NULL;
 }
 
+/*
+ * Section 12: link ports ports -> their virtual outputs p*V + class, the class of
+ * the hop of a message from origin.  With V = 1 the mask is unchanged.
+ */
+static uint32_t virtual_links(const struct topology *t, uint32_t ports, bool broadcast,
+			      int origin, int node)
+{
+	uint32_t m = 0;
+
+	if (t->vcs == 1)
+		return ports;
+	for (; ports; ports &= ports - 1) {
+		int p = __builtin_ctz(ports);
+
+		m |= 1u << (p * t->vcs + topology_hop_class(t, broadcast, origin, node, p));
+	}
+	return m;
+}
+
 uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
 {
 	const struct topology *t = p->topo;
 	struct header h = header_unpack(flit_payload(head), (unsigned)p->payload_width);
-	bool from_link = input < t->ports;
-	uint32_t eject = from_link ? 1u << (p->all_port ? t->ports + input : t->ports) : 0;
+	int links = topology_link_vports(t);
+	bool from_link = input < links;
+	uint32_t eject = from_link ? 1u << (p->all_port ? links + input : links) : 0;
 
 	if (h.type == HDR_B) {
-		uint32_t m = replication_children(t, (int)h.address, node);
+		uint32_t m = virtual_links(t, replication_children(t, (int)h.address, node), true,
+					   (int)h.address, node);
 
 		return (int)h.address == node ? m : m | eject;
 	}
@@ -62,7 +87,7 @@ uint32_t route_of(const struct router_params *p, int node, flit_t head, int inpu
 
 	if (port < 0)
 		return eject;
-	return (1u << port) | (h.ir ? eject : 0);
+	return virtual_links(t, 1u << port, false, (int)h.source, node) | (h.ir ? eject : 0);
 }
 
 uint32_t router_route(const struct router *r, flit_t head, int input)
@@ -80,17 +105,15 @@ struct xbar {
 	uint32_t move;		/* inputs whose head-of-line flit leaves */
 	uint32_t out_valid;	/* outputs that send */
 	uint32_t release;	/* inputs whose tail leaves */
+	/* V > 1 only (section 12, step 6b): the eligible inputs, for switch allocation. */
+	uint32_t eligible;
+	uint32_t outs[ROUTER_MAX_IO];
+	flit_t flit[ROUTER_MAX_IO];
 };
 
-/*
- * 6. Input i moves its head-of-line flit f to every output of outs, if every one
- * of them is ready (lockstep replication); 7. crossbar.
- */
-static inline void send(struct router *r, struct xbar *x, int i, flit_t f, uint32_t outs,
-			uint32_t ready)
+/* 6. Input i moves f to every output of outs; 7. crossbar. */
+static inline void move(struct router *r, struct xbar *x, int i, flit_t f, uint32_t outs)
 {
-	if (outs == 0 || (outs & ~ready))
-		return;
 	x->move |= 1u << i;
 	x->out_valid |= outs;
 	for (uint32_t o = outs; o; o &= o - 1)
@@ -101,12 +124,72 @@ static inline void send(struct router *r, struct xbar *x, int i, flit_t f, uint3
 }
 
 /*
+ * 6. Input i may move its head-of-line flit f to every output of outs if every one
+ * of them is ready (lockstep replication).  With V = 1 no two inputs share a link,
+ * so it moves; with V > 1 switch allocation decides (switch_allocate()).
+ */
+static inline void send(struct router *r, struct xbar *x, int i, flit_t f, uint32_t outs,
+			uint32_t ready)
+{
+	if (outs == 0 || (outs & ~ready))
+		return;
+	if (r->n_vc > 1) {
+		x->eligible |= 1u << i;
+		x->outs[i] = outs;
+		x->flit[i] = f;
+		return;
+	}
+	move(r, x, i, f, outs);
+}
+
+/* The physical link ports of a set of virtual outputs (section 12). */
+static uint32_t physical_links(const struct router *r, uint32_t outs)
+{
+	uint32_t m = 0;
+
+	for (outs &= (1u << r->n_link) - 1; outs; outs &= outs - 1)
+		m |= 1u << (__builtin_ctz(outs) / r->n_vc);
+	return m;
+}
+
+/*
+ * 6b. Switch allocation (V > 1): one flit per link per cycle.  The eligible inputs,
+ * in the order sw_rr_q, sw_rr_q + 1, ... mod NIn, each move if none of their links is
+ * used yet this cycle, on all of them at once (MR), or not at all.  The first input
+ * that lost a link is scanned first in the next cycle (sw_rr_d), where it moves: an
+ * eligible input stays eligible, and the pointer never passes it, so it waits fewer
+ * than NIn cycles, and two inputs that share a link take turns.
+ */
+static __attribute__((noinline)) void switch_allocate(struct router *r, struct xbar *x)
+{
+	int rr = r->sw_rr_q;
+	uint32_t order[2] = { x->eligible & (~0u << rr), x->eligible & ~(~0u << rr) };
+	uint32_t used = 0;
+	bool lost = false;
+
+	for (int half = 0; half < 2; half++)
+		for (uint32_t m = order[half]; m; m &= m - 1) {
+			int i = __builtin_ctz(m);
+			uint32_t links = physical_links(r, x->outs[i]);
+
+			if (links & used) {
+				if (!lost)
+					r->sw_rr_d = (uint8_t)i;
+				lost = true;
+				continue;
+			}
+			used |= links;
+			move(r, x, i, x->flit[i], x->outs[i]);
+		}
+}
+
+/*
  * 5. A broadcast head granted a set with a link output pays the replication cost
  * T_r: the router replicates the message and forwards it.
  */
 static inline bool charged(const struct router *r, flit_t head, uint32_t req)
 {
-	uint32_t links = (1u << r->n_ports) - 1;
+	uint32_t links = (1u << r->n_link) - 1;
 
 	return r->params->replication_cost > 0 && (flit_payload(head) & 1u) == HDR_B &&
 	       (req & links) != 0;
@@ -188,9 +271,11 @@ void router_eval(struct router *r, uint64_t cycle)
 	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
 	uint32_t nonempty = r->nonempty;
 	uint32_t ready, heads = 0, push, m;
-	struct xbar x = { 0, 0, 0 };
+	struct xbar x;
 	flit_t hol[ROUTER_MAX_IO];
 
+	x.move = x.out_valid = x.release = x.eligible = 0;
+	r->sw_rr_d = r->sw_rr_q;
 	/* 2. An output is ready if it has a credit, or one arrives this cycle. */
 	ready = r->has_credit_q | credit_in;
 
@@ -218,6 +303,8 @@ void router_eval(struct router *r, uint64_t cycle)
 	r->conflict_now = false;
 	if (heads)
 		start_messages(r, &x, heads, hol, ready, cycle);
+	if (x.eligible)
+		switch_allocate(r, &x);
 	r->move_d = x.move;
 	r->out_valid_d = x.out_valid;
 	r->release_d = x.release;
@@ -344,14 +431,23 @@ void router_commit(struct router *r)
 	if (r->hold_busy)
 		commit_holds(r);
 
-	/* Output registers: out_flit loads only when a flit is sent. */
+	/*
+	 * Output registers: out_flit loads only when a flit is sent.  With V > 1 a link's
+	 * register is one for its V virtual outputs (section 12): every one of them
+	 * shows it.
+	 */
 	for (m = r->out_valid_d; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
 
-		r->out[o].flit_q = r->out[o].flit_d;
+		if (r->n_vc > 1 && o < r->n_link)
+			for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
+				r->out[c].flit_q = r->out[o].flit_d;
+		else
+			r->out[o].flit_q = r->out[o].flit_d;
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;
+	r->sw_rr_q = r->sw_rr_d;
 }
 
 int router_buffered(const struct router *r)

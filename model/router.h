@@ -44,7 +44,11 @@ struct router_params {
  * router in one pass.
  */
 
-/* One input port i: 32 bytes, so that no port straddles two cache lines. */
+/*
+ * One input port i: 32 bytes, so that no port straddles two cache lines.  With V > 1
+ * the ports are virtual (section 12): link input p, class c is input p*V + c, link
+ * output p, class c is output p*V + c; injection and ejection channels follow.
+ */
 struct router_input {
 	flit_t flit[2];		/* in_flit[i] of cycle c in flit[c & 1] (if in_valid) */
 	uint32_t route_q;	/* outputs owned by the message at this input */
@@ -94,9 +98,11 @@ struct router {
 	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
 
 	/* Constants. */
-	int n_ports;		/* P */
-	int n_in, n_out;	/* P + J, P + E */
-	int depth;		/* params->buffer_depth */
+	int16_t n_ports;	/* P */
+	int16_t n_link;		/* P*V: virtual link ports; link p, class c is p*V + c */
+	int16_t n_vc;		/* V (docs/microarchitecture.md section 12) */
+	int16_t n_in, n_out;	/* P*V + J, P*V + E */
+	int16_t depth;		/* params->buffer_depth */
 	int node;
 	flit_t *fifo;		/* n_in * depth entries: input i's FIFO from i * depth */
 	const struct router_params *params;
@@ -118,6 +124,9 @@ struct router {
 	 */
 	uint32_t holding;	/* bit i: in[i].hold_q != 0 */
 	uint32_t charge_d;	/* inputs whose head was charged T_r at its grant */
+
+	/* Switch allocation (V > 1 only; section 12, step 6b): the input scanned first. */
+	uint8_t sw_rr_q, sw_rr_d;
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */
@@ -136,10 +145,10 @@ static inline void router_drive_credit(struct router *r, uint64_t c, int o)
 int router_init(struct router *r, const struct router_params *p, int node);
 void router_free(struct router *r);
 
-/* Ejection output that link input i delivers to (all-port pairing). */
+/* Ejection output that (virtual) link input i delivers to (all-port pairing). */
 static inline int router_ejection_port(const struct router *r, int input)
 {
-	return r->params->all_port ? r->n_ports + input : r->n_ports;
+	return r->params->all_port ? r->n_link + input : r->n_link;
 }
 
 /* The route computation of section 8: output mask for a head arriving on input. */

@@ -47,8 +47,8 @@ struct router_state_output {
 
 struct router_state {
 	int node;
-	int n_ports;			/* P */
-	int n_in, n_out;		/* P + J, P + E */
+	int n_ports;			/* P*V: the (virtual) link ports; P with V = 1 */
+	int n_in, n_out;		/* P*V + J, P*V + E */
 	int depth;			/* BufferDepth */
 	unsigned rr_q;			/* round-robin counter */
 	struct router_state_input in[ROUTER_MAX_IO];

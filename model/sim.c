@@ -20,7 +20,8 @@ struct sim {
 	bool own_engine;
 	struct ni *ni;
 	struct checker *checker;
-	int channels;
+	int channels;			/* E: ejection channels per node */
+	int inj_channels;		/* J: injection channels per node */
 
 	struct message **messages;
 	int n_messages, cap_messages;
@@ -88,6 +89,12 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
 	if (c->sink_stall < 0 || c->sink_stall >= 1) {
 		snprintf(err, errlen, "sink stall probability %g out of range [0, 1)", c->sink_stall);
 		return -1;
+	}
+	{
+		struct topology t = c->topo;	/* V in range for the topology (section 12) */
+
+		if (topology_set_vcs(&t, c->topo.vcs, err, errlen))
+			return -1;
 	}
 	if (c->topo.nodes < 2 || c->topo.nodes > (int)FLIT_MAX_NODES) {
 		snprintf(err, errlen, "network of %d nodes: need 2..%u", c->topo.nodes,
@@ -174,7 +181,9 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 	}
 	s->cfg = *c;
 	sim_config_router_params(&s->cfg, &s->params);
-	s->channels = c->all_port ? c->topo.ports : 1;
+	/* E ejection channels (P*V all-port, section 12); the NI's injection side uses J. */
+	s->channels = c->all_port ? topology_link_vports(&c->topo) : 1;
+	s->inj_channels = c->all_port ? c->topo.ports : 1;
 	s->ni = ni_create(c->topo.nodes, s->channels, c->buffer_depth, c->startup,
 			  c->sink_stall, c->seed);
 	s->checker = checker_create(&s->cfg.topo, s->channels, (unsigned)c->payload_width);
@@ -295,9 +304,9 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	} else if (r->ir) {
 		return set_error(s, "send from node %d: B messages cannot carry IR", node);
 	}
-	if (r->channel >= s->channels)
+	if (r->channel >= s->inj_channels)
 		return set_error(s, "send from node %d: channel %d, the NI has %d", node,
-				 r->channel, s->channels);
+				 r->channel, s->inj_channels);
 
 	if (s->n_messages == s->cap_messages) {
 		int cap = s->cap_messages ? 2 * s->cap_messages : 64;

@@ -57,8 +57,27 @@ int topology_init_hypercube(struct topology *t, int dim, char *err, size_t errle
 	t->dim = dim;
 	t->nodes = 1 << dim;
 	t->ports = dim;
+	t->vcs = 1;
 	t->route_order = ORDER_ASCENDING;
 	t->tree_order = ORDER_DESCENDING;	/* Jeon & Kim's Algorithm B */
+	return 0;
+}
+
+/*
+ * The row/column topologies: P = 4 (E, W, N, S; a ring E and W only), V = 1 where no
+ * link wraps and 2 (the dateline classes) where they do, XY routes, row-first trees.
+ */
+static int init_grid(struct topology *t, enum topo_kind kind, int rows, int cols)
+{
+	memset(t, 0, sizeof(*t));
+	t->kind = kind;
+	t->rows = rows;
+	t->cols = cols;
+	t->nodes = rows * cols;
+	t->ports = kind == TOPO_RING ? 2 : 4;
+	t->vcs = topology_wraps(t) ? 2 : 1;
+	t->route_order = ORDER_ASCENDING;
+	t->tree_order = ORDER_ASCENDING;
 	return 0;
 }
 
@@ -74,14 +93,41 @@ int topology_init_mesh(struct topology *t, int rows, int cols, char *err, size_t
 			 rows, cols);
 		return -1;
 	}
-	memset(t, 0, sizeof(*t));
-	t->kind = TOPO_MESH;
-	t->rows = rows;
-	t->cols = cols;
-	t->nodes = rows * cols;
-	t->ports = 4;
-	t->route_order = ORDER_ASCENDING;
-	t->tree_order = ORDER_ASCENDING;
+	return init_grid(t, TOPO_MESH, rows, cols);
+}
+
+int topology_init_ring(struct topology *t, int nodes, char *err, size_t errlen)
+{
+	if (nodes < 2 || nodes > TOPO_MAX_RING) {
+		snprintf(err, errlen, "ring of %d nodes out of range 2..%d", nodes, TOPO_MAX_RING);
+		return -1;
+	}
+	return init_grid(t, TOPO_RING, 1, nodes);
+}
+
+int topology_init_torus(struct topology *t, int rows, int cols, char *err, size_t errlen)
+{
+	if (rows < TOPO_MIN_TORUS_SIDE || rows > TOPO_MAX_SIDE || cols < TOPO_MIN_TORUS_SIDE ||
+	    cols > TOPO_MAX_SIDE) {
+		snprintf(err, errlen, "torus %dx%d out of range: rows and columns must be %d..%d",
+			 rows, cols, TOPO_MIN_TORUS_SIDE, TOPO_MAX_SIDE);
+		return -1;
+	}
+	return init_grid(t, TOPO_TORUS, rows, cols);
+}
+
+int topology_set_vcs(struct topology *t, int vcs, char *err, size_t errlen)
+{
+	int lo = topology_wraps(t) ? 2 : 1, hi = topology_wraps(t) ? TOPO_MAX_VCS : 1;
+
+	if (vcs < lo || vcs > hi) {
+		snprintf(err, errlen, "%d virtual channels per link on a %s: %s", vcs,
+			 topology_kind_name(t->kind), topology_wraps(t) ?
+			 "2 (dateline classes) or 3 (and a class for broadcasts)" :
+			 "only 1 (no link wraps round)");
+		return -1;
+	}
+	t->vcs = vcs;
 	return 0;
 }
 
@@ -98,68 +144,140 @@ static int parse_count(const char *s, size_t n, int *out)
 	return 0;
 }
 
+/* The table's columns, by kind. */
+#define TOPO_NAME(id, name, form, ranges) name,
+#define TOPO_FORM(id, name, form, ranges) form,
+static const char *const kind_names[TOPO_KINDS] = { TOPOLOGY_KINDS(TOPO_NAME) };
+static const char *const kind_forms[TOPO_KINDS] = { TOPOLOGY_KINDS(TOPO_FORM) };
+#undef TOPO_NAME
+#undef TOPO_FORM
+
+/* The kinds whose argument is RxC rather than one number. */
+static bool two_sides(enum topo_kind k)
+{
+	return kind_forms[k][0] == 'R';
+}
+
 int topology_parse(const char *text, struct topology *t, char *err, size_t errlen)
 {
-	const char *colon = strchr(text, ':');
+	const char *colon = strchr(text, ':'), *arg;
+	int k, a, b = 0;
 
 	if (!colon) {
-		snprintf(err, errlen, "bad topology '%s': expected hypercube:D or mesh:RxC", text);
+		snprintf(err, errlen, "bad topology '%s': expected %s", text, TOPOLOGY_FORMS);
 		return -1;
 	}
-	if ((size_t)(colon - text) == 9 && strncmp(text, "hypercube", 9) == 0) {
-		int d;
+	for (k = 0; k < TOPO_KINDS; k++)
+		if (strlen(kind_names[k]) == (size_t)(colon - text) &&
+		    !strncmp(text, kind_names[k], (size_t)(colon - text)))
+			break;
+	if (k == TOPO_KINDS) {
+		snprintf(err, errlen, "unknown topology '%.*s': expected %s", (int)(colon - text),
+			 text, TOPOLOGY_FORMS);
+		return -1;
+	}
+	arg = colon + 1;
+	if (two_sides(k)) {
+		const char *x = strchr(arg, 'x');
 
-		if (parse_count(colon + 1, strlen(colon + 1), &d)) {
-			snprintf(err, errlen, "bad topology '%s': D must be a number", text);
+		if (!x || parse_count(arg, (size_t)(x - arg), &a) ||
+		    parse_count(x + 1, strlen(x + 1), &b)) {
+			snprintf(err, errlen, "bad topology '%s': expected %s:%s with numbers R and C",
+				 text, kind_names[k], kind_forms[k]);
 			return -1;
 		}
-		return topology_init_hypercube(t, d, err, errlen);
+	} else if (parse_count(arg, strlen(arg), &a)) {
+		snprintf(err, errlen, "bad topology '%s': %s must be a number", text, kind_forms[k]);
+		return -1;
 	}
-	if ((size_t)(colon - text) == 4 && strncmp(text, "mesh", 4) == 0) {
-		const char *x = strchr(colon + 1, 'x');
-		int r, c;
-
-		if (!x || parse_count(colon + 1, (size_t)(x - colon - 1), &r) ||
-		    parse_count(x + 1, strlen(x + 1), &c)) {
-			snprintf(err, errlen, "bad topology '%s': expected mesh:RxC with numbers R and C",
-				 text);
-			return -1;
-		}
-		return topology_init_mesh(t, r, c, err, errlen);
+	switch ((enum topo_kind)k) {
+	case TOPO_HYPERCUBE: return topology_init_hypercube(t, a, err, errlen);
+	case TOPO_MESH: return topology_init_mesh(t, a, b, err, errlen);
+	case TOPO_RING: return topology_init_ring(t, a, err, errlen);
+	default: return topology_init_torus(t, a, b, err, errlen);
 	}
-	snprintf(err, errlen, "unknown topology '%.*s': expected hypercube or mesh",
-		 (int)(colon - text), text);
-	return -1;
 }
 
 const char *topology_kind_name(enum topo_kind kind)
 {
-	return kind == TOPO_HYPERCUBE ? "hypercube" : "mesh";
+	return kind_names[kind];
 }
 
 const char *topology_name(const struct topology *t, char *buf, size_t len)
 {
 	if (t->kind == TOPO_HYPERCUBE)
-		snprintf(buf, len, "hypercube:%d", t->dim);
+		snprintf(buf, len, "%s:%d", kind_names[t->kind], t->dim);
+	else if (t->kind == TOPO_RING)
+		snprintf(buf, len, "%s:%d", kind_names[t->kind], t->nodes);
 	else
-		snprintf(buf, len, "mesh:%dx%d", t->rows, t->cols);
+		snprintf(buf, len, "%s:%dx%d", kind_names[t->kind], t->rows, t->cols);
 	return buf;
+}
+
+/*
+ * One dimension of a grid: its size and whether it closes into a ring.  X is the
+ * row (columns, ports E/W), Y the column (rows, ports N/S).
+ */
+static int axis_size(const struct topology *t, bool y)
+{
+	return y ? t->rows : t->cols;
+}
+
+static int axis_coord(const struct topology *t, bool y, int node)
+{
+	return y ? mesh_row(t, node) : mesh_col(t, node);
+}
+
+/* Coordinate a moved one step the way dir (+1, -1), or -1 off a mesh border. */
+static int axis_step(const struct topology *t, int n, int a, int dir)
+{
+	a += dir;
+	if (a >= 0 && a < n)
+		return a;
+	return topology_wraps(t) ? (a + n) % n : -1;
+}
+
+/*
+ * The way (+1, -1; 0 if a == b) from coordinate a to b in a dimension of size n:
+ * the shortest way round a ring, ties (the opposite node) the positive way.
+ */
+static int axis_way(const struct topology *t, int n, int a, int b)
+{
+	if (a == b)
+		return 0;
+	if (!topology_wraps(t))
+		return b > a ? 1 : -1;
+	return 2 * ((b - a + n) % n) <= n ? 1 : -1;
+}
+
+static int axis_distance(const struct topology *t, int n, int a, int b)
+{
+	int f = (b - a + n) % n;
+
+	if (!topology_wraps(t))
+		return abs(b - a);
+	return f < n - f ? f : n - f;
+}
+
+static int axis_port(bool y, int dir)
+{
+	return y ? (dir > 0 ? PORT_S : PORT_N) : (dir > 0 ? PORT_E : PORT_W);
 }
 
 int topology_neighbor(const struct topology *t, int node, int port)
 {
 	if (t->kind == TOPO_HYPERCUBE)
 		return (port >= 0 && port < t->dim) ? node ^ (1 << port) : -1;
+	if (port < 0 || port >= t->ports)
+		return -1;
 
-	int r = mesh_row(t, node), c = mesh_col(t, node);
+	bool y = port == PORT_N || port == PORT_S;
+	int dir = port == PORT_E || port == PORT_S ? 1 : -1;
+	int a = axis_step(t, axis_size(t, y), axis_coord(t, y, node), dir);
 
-	switch (port) {
-	case PORT_E: return c + 1 < t->cols ? node + 1 : -1;
-	case PORT_W: return c > 0 ? node - 1 : -1;
-	case PORT_N: return r > 0 ? node - t->cols : -1;
-	case PORT_S: return r + 1 < t->rows ? node + t->cols : -1;
-	default: return -1;
-	}
+	if (a < 0)
+		return -1;
+	return y ? a * t->cols + mesh_col(t, node) : mesh_row(t, node) * t->cols + a;
 }
 
 int topology_peer_port(const struct topology *t, int port)
@@ -173,8 +291,8 @@ int topology_distance(const struct topology *t, int from, int to)
 {
 	if (t->kind == TOPO_HYPERCUBE)
 		return __builtin_popcount((unsigned)(from ^ to));
-	return abs(mesh_row(t, from) - mesh_row(t, to)) +
-	       abs(mesh_col(t, from) - mesh_col(t, to));
+	return axis_distance(t, t->rows, mesh_row(t, from), mesh_row(t, to)) +
+	       axis_distance(t, t->cols, mesh_col(t, from), mesh_col(t, to));
 }
 
 int unicast_next_port(const struct topology *t, int node, int dest)
@@ -189,13 +307,43 @@ int unicast_next_port(const struct topology *t, int node, int dest)
 
 	/* XY: the column first; YX: the row first. */
 	if (c != dc && (t->route_order == ORDER_ASCENDING || r == dr))
-		return dc > c ? PORT_E : PORT_W;
-	return dr > r ? PORT_S : PORT_N;
+		return axis_port(false, axis_way(t, t->cols, c, dc));
+	return axis_port(true, axis_way(t, t->rows, r, dr));
 }
 
-static uint32_t connected_port(const struct topology *t, int node, int port)
+int topology_hop_class(const struct topology *t, bool broadcast, int origin, int node,
+		       int port)
 {
-	return topology_neighbor(t, node, port) >= 0 ? 1u << port : 0;
+	if (broadcast && t->vcs == 3)
+		return 2;
+	if (!topology_wraps(t))
+		return 0;
+
+	bool y = port == PORT_N || port == PORT_S;
+	int n = axis_size(t, y), s = axis_coord(t, y, origin), c = axis_coord(t, y, node);
+
+	/* The dateline is the link between n - 1 and 0: class 1 on it and after it. */
+	if (port == PORT_E || port == PORT_S)
+		return (c + 1) % n < s;
+	return (c - 1 + n) % n > s;
+}
+
+/*
+ * The ports of one dimension on which node (coordinate a there) forwards the tree of
+ * a root at coordinate s: towards every neighbour whose route from s arrives from a.
+ */
+static uint32_t axis_children(const struct topology *t, bool y, int s, int a)
+{
+	int n = axis_size(t, y);
+	uint32_t m = 0;
+
+	for (int dir = 1; dir >= -1; dir -= 2) {
+		int b = axis_step(t, n, a, dir);
+
+		if (b >= 0 && b != s && axis_way(t, n, s, b) == dir)
+			m |= 1u << axis_port(y, dir);
+	}
+	return m;
 }
 
 uint32_t replication_children(const struct topology *t, int root, int node)
@@ -212,24 +360,19 @@ uint32_t replication_children(const struct topology *t, int root, int node)
 		return all & ~((2u << highest_set_bit(x)) - 1);
 	}
 
-	int rs = mesh_row(t, root), cs = mesh_col(t, root);
-	int r = mesh_row(t, node), c = mesh_col(t, node);
-	bool rows_first = t->tree_order == ORDER_ASCENDING;
+	/*
+	 * A grid: the dimension the tree resolves first is covered from the root, and
+	 * every node of the root's line (the root's row when ascending) covers its line
+	 * of the other dimension; a node elsewhere only continues along that line.
+	 */
+	bool y_first = t->tree_order == ORDER_DESCENDING;
+	int s1 = axis_coord(t, y_first, root), a1 = axis_coord(t, y_first, node);
+	int s2 = axis_coord(t, !y_first, root), a2 = axis_coord(t, !y_first, node);
+	uint32_t m = axis_children(t, !y_first, s2, a2);
 
-	if (node == root)
-		return connected_port(t, node, PORT_E) | connected_port(t, node, PORT_W) |
-		       connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
-	/* Ascending: on the root's row, on along the row and into the columns. */
-	if (rows_first && r == rs)
-		return connected_port(t, node, c > cs ? PORT_E : PORT_W) |
-		       connected_port(t, node, PORT_N) | connected_port(t, node, PORT_S);
-	if (rows_first)
-		return connected_port(t, node, r < rs ? PORT_N : PORT_S);
-	/* Descending: the same with rows and columns exchanged. */
-	if (c == cs)
-		return connected_port(t, node, r < rs ? PORT_N : PORT_S) |
-		       connected_port(t, node, PORT_E) | connected_port(t, node, PORT_W);
-	return connected_port(t, node, c > cs ? PORT_E : PORT_W);
+	if (a2 == s2)
+		m |= axis_children(t, y_first, s1, a1);
+	return m;
 }
 
 int replication_parent(const struct topology *t, int root, int node)
@@ -245,11 +388,14 @@ int replication_parent(const struct topology *t, int root, int node)
 						       ORDER_DESCENDING : ORDER_ASCENDING));
 	}
 
-	int rs = mesh_row(t, root), cs = mesh_col(t, root);
-	int r = mesh_row(t, node), c = mesh_col(t, node);
-
 	/* Back along the dimension the tree's route resolves last. */
-	if (t->tree_order == ORDER_ASCENDING ? r != rs : c == cs)
-		return node + (r < rs ? t->cols : -t->cols);
-	return node + (c < cs ? 1 : -1);
+	bool y_last = t->tree_order == ORDER_ASCENDING;
+	int s = axis_coord(t, y_last, root), a = axis_coord(t, y_last, node);
+
+	if (a == s)
+		y_last = !y_last;
+	s = axis_coord(t, y_last, root);
+	a = axis_coord(t, y_last, node);
+	a = axis_step(t, axis_size(t, y_last), a, -axis_way(t, axis_size(t, y_last), s, a));
+	return y_last ? a * t->cols + mesh_col(t, node) : mesh_row(t, node) * t->cols + a;
 }

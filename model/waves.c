@@ -13,8 +13,8 @@
 
 /* Handles of one router's variables. */
 struct router_vars {
-	int link_valid_i, link_flit_i, link_credit_i;
-	int link_valid_o, link_flit_o, link_credit_o;
+	int link_valid_i, link_flit_i, link_credit_i, link_vc_i;
+	int link_valid_o, link_flit_o, link_credit_o, link_vc_o;
 	int inj_valid_i, inj_flit_i, inj_credit_o;
 	int ej_valid_o, ej_flit_o, ej_credit_i;
 };
@@ -24,10 +24,13 @@ struct waves {
 	const struct network *net;
 	struct vcd *vcd;
 	int clk, rst;
-	int ports, channels, fw, words;	/* P, J = E, flit width, words per flit vector */
+	int ports, fw, words;		/* P, flit width, words per flit vector */
+	int inj, ej;			/* J and E: channels per node */
+	int vcs, vc_bits;		/* V and the width of a link's vc (0 when V = 1) */
 	struct router_vars *vars;
-	uint8_t *inj_valid, *ej_credit;	/* this cycle's NI inputs, node * channel */
+	uint8_t *inj_valid, *ej_credit;	/* this cycle's NI inputs, node * J, node * E */
 	flit_t *inj_flit;
+	uint8_t *vc_q;			/* out_vc_q of every link (node * P): holds its value */
 	uint64_t *buf;			/* scratch for wide vectors */
 };
 
@@ -35,8 +38,8 @@ static void wv_inject(void *impl, int node, int ch, flit_t f)
 {
 	struct waves *w = impl;
 
-	w->inj_valid[node * w->channels + ch] = 1;
-	w->inj_flit[node * w->channels + ch] = f;
+	w->inj_valid[node * w->inj + ch] = 1;
+	w->inj_flit[node * w->inj + ch] = f;
 	w->inner.ops->inject(w->inner.impl, node, ch, f);
 }
 
@@ -44,7 +47,7 @@ static void wv_credit(void *impl, int node, int ch)
 {
 	struct waves *w = impl;
 
-	w->ej_credit[node * w->channels + ch] = 1;
+	w->ej_credit[node * w->ej + ch] = 1;
 	w->inner.ops->return_credit(w->inner.impl, node, ch);
 }
 
@@ -77,36 +80,76 @@ static void sample_inputs(struct waves *w)
 
 	for (int v = 0; v < nodes; v++) {
 		const struct router_vars *rv = &w->vars[v];
-		int base = v * w->channels;
 
-		vcd_value(w->vcd, rv->inj_valid_i, bits(&w->inj_valid[base], w->channels));
-		vcd_value_wide(w->vcd, rv->inj_flit_i, pack(w, &w->inj_flit[base], w->channels));
-		vcd_value(w->vcd, rv->ej_credit_i, bits(&w->ej_credit[base], w->channels));
+		vcd_value(w->vcd, rv->inj_valid_i, bits(&w->inj_valid[v * w->inj], w->inj));
+		vcd_value_wide(w->vcd, rv->inj_flit_i, pack(w, &w->inj_flit[v * w->inj], w->inj));
+		vcd_value(w->vcd, rv->ej_credit_i, bits(&w->ej_credit[v * w->ej], w->ej));
 	}
+}
+
+/*
+ * Link p of node v as the wires show it (docs/microarchitecture.md section 12): one
+ * valid, flit and vc for the V virtual outputs p*V + c, and V credits (those of the
+ * virtual inputs p*V + c).  With V = 1, the port's own signals.
+ */
+static void link_signals(struct waves *w, int v, int p, uint8_t *valid, flit_t *flit,
+			 uint64_t *vc, uint8_t *credit)
+{
+	struct port_signals s;
+
+	*valid = 0;
+	for (int c = 0; c < w->vcs; c++) {
+		network_port_signals(w->net, v, p * w->vcs + c, &s);
+		*flit = s.out_flit;
+		credit[c] = s.credit_out;
+		if (s.out_valid) {
+			*valid = 1;
+			w->vc_q[v * w->ports + p] = (uint8_t)c;
+		}
+	}
+	*vc = w->vc_q[v * w->ports + p];
+}
+
+static uint64_t vc_bits(const struct waves *w, const uint64_t *vc)
+{
+	uint64_t x = 0;
+
+	for (int p = 0; p < w->ports; p++)
+		x |= vc[p] << (p * w->vc_bits);
+	return x;
 }
 
 static void sample_registers(struct waves *w)
 {
 	const struct topology *t = network_params(w->net)->topo;
-	flit_t flits[2 * TOPO_MAX_PORTS];
-	uint8_t valid[2 * TOPO_MAX_PORTS], credit[2 * TOPO_MAX_PORTS];
+	int PV = w->ports * w->vcs;
+	flit_t flits[ROUTER_MAX_IO];
+	uint8_t valid[ROUTER_MAX_IO], credit[ROUTER_MAX_IO];
+	uint64_t vc[TOPO_MAX_PORTS];
 
 	for (int v = 0; v < t->nodes; v++) {
 		const struct router_vars *rv = &w->vars[v];
 		struct port_signals s;
 
-		for (int p = 0; p < w->ports + w->channels; p++) {
-			network_port_signals(w->net, v, p, &s);
-			valid[p] = s.out_valid;
-			flits[p] = s.out_flit;
-			credit[p] = s.credit_out;
-		}
+		for (int p = 0; p < w->ports; p++)
+			link_signals(w, v, p, &valid[p], &flits[p], &vc[p], &credit[p * w->vcs]);
 		vcd_value(w->vcd, rv->link_valid_o, bits(valid, w->ports));
 		vcd_value_wide(w->vcd, rv->link_flit_o, pack(w, flits, w->ports));
-		vcd_value(w->vcd, rv->link_credit_o, bits(credit, w->ports));
-		vcd_value(w->vcd, rv->ej_valid_o, bits(valid + w->ports, w->channels));
-		vcd_value_wide(w->vcd, rv->ej_flit_o, pack(w, flits + w->ports, w->channels));
-		vcd_value(w->vcd, rv->inj_credit_o, bits(credit + w->ports, w->channels));
+		vcd_value(w->vcd, rv->link_credit_o, bits(credit, PV));
+		if (w->vc_bits)
+			vcd_value(w->vcd, rv->link_vc_o, vc_bits(w, vc));
+		for (int e = 0; e < w->ej; e++) {
+			network_port_signals(w->net, v, PV + e, &s);
+			valid[e] = s.out_valid;
+			flits[e] = s.out_flit;
+		}
+		vcd_value(w->vcd, rv->ej_valid_o, bits(valid, w->ej));
+		vcd_value_wide(w->vcd, rv->ej_flit_o, pack(w, flits, w->ej));
+		for (int j = 0; j < w->inj; j++) {
+			network_port_signals(w->net, v, PV + j, &s);
+			credit[j] = s.credit_out;
+		}
+		vcd_value(w->vcd, rv->inj_credit_o, bits(credit, w->inj));
 
 		/* A link input is the neighbour's output register (0 where unconnected). */
 		for (int p = 0; p < w->ports; p++) {
@@ -114,17 +157,17 @@ static void sample_registers(struct waves *w)
 
 			valid[p] = 0;
 			flits[p] = 0;
-			credit[p] = 0;
-			if (nb >= 0) {
-				network_port_signals(w->net, nb, topology_peer_port(t, p), &s);
-				valid[p] = s.out_valid;
-				flits[p] = s.out_flit;
-				credit[p] = s.credit_out;
-			}
+			vc[p] = 0;
+			memset(&credit[p * w->vcs], 0, (size_t)w->vcs);
+			if (nb >= 0)
+				link_signals(w, nb, topology_peer_port(t, p), &valid[p], &flits[p],
+					     &vc[p], &credit[p * w->vcs]);
 		}
 		vcd_value(w->vcd, rv->link_valid_i, bits(valid, w->ports));
 		vcd_value_wide(w->vcd, rv->link_flit_i, pack(w, flits, w->ports));
-		vcd_value(w->vcd, rv->link_credit_i, bits(credit, w->ports));
+		vcd_value(w->vcd, rv->link_credit_i, bits(credit, PV));
+		if (w->vc_bits)
+			vcd_value(w->vcd, rv->link_vc_i, vc_bits(w, vc));
 	}
 }
 
@@ -142,8 +185,8 @@ static int wv_step(void *impl, uint64_t cycle)
 	vcd_time(w->vcd, cycle * 10 + 5);
 	vcd_value(w->vcd, w->clk, 1);
 	sample_registers(w);
-	memset(w->inj_valid, 0, (size_t)nodes * (size_t)w->channels);
-	memset(w->ej_credit, 0, (size_t)nodes * (size_t)w->channels);
+	memset(w->inj_valid, 0, (size_t)nodes * (size_t)w->inj);
+	memset(w->ej_credit, 0, (size_t)nodes * (size_t)w->ej);
 	return rc;
 }
 
@@ -209,7 +252,7 @@ static const struct engine_ops waves_ops = {
 static void declare(struct waves *w)
 {
 	const struct topology *t = network_params(w->net)->topo;
-	int P = w->ports, J = w->channels, fw = w->fw;
+	int P = w->ports, PV = P * w->vcs, J = w->inj, E = w->ej, fw = w->fw;
 
 	for (int v = 0; v < t->nodes; v++) {
 		struct router_vars *rv = &w->vars[v];
@@ -224,16 +267,20 @@ static void declare(struct waves *w)
 		}
 		rv->link_valid_i = vcd_var(w->vcd, "link_valid_i", P);
 		rv->link_flit_i = vcd_var(w->vcd, "link_flit_i", P * fw);
-		rv->link_credit_o = vcd_var(w->vcd, "link_credit_o", P);
+		if (w->vc_bits)
+			rv->link_vc_i = vcd_var(w->vcd, "link_vc_i", P * w->vc_bits);
+		rv->link_credit_o = vcd_var(w->vcd, "link_credit_o", PV);
 		rv->link_valid_o = vcd_var(w->vcd, "link_valid_o", P);
 		rv->link_flit_o = vcd_var(w->vcd, "link_flit_o", P * fw);
-		rv->link_credit_i = vcd_var(w->vcd, "link_credit_i", P);
+		if (w->vc_bits)
+			rv->link_vc_o = vcd_var(w->vcd, "link_vc_o", P * w->vc_bits);
+		rv->link_credit_i = vcd_var(w->vcd, "link_credit_i", PV);
 		rv->inj_valid_i = vcd_var(w->vcd, "inj_valid_i", J);
 		rv->inj_flit_i = vcd_var(w->vcd, "inj_flit_i", J * fw);
 		rv->inj_credit_o = vcd_var(w->vcd, "inj_credit_o", J);
-		rv->ej_valid_o = vcd_var(w->vcd, "ej_valid_o", J);
-		rv->ej_flit_o = vcd_var(w->vcd, "ej_flit_o", J * fw);
-		rv->ej_credit_i = vcd_var(w->vcd, "ej_credit_i", J);
+		rv->ej_valid_o = vcd_var(w->vcd, "ej_valid_o", E);
+		rv->ej_flit_o = vcd_var(w->vcd, "ej_flit_o", E * fw);
+		rv->ej_credit_i = vcd_var(w->vcd, "ej_credit_i", E);
 		vcd_upscope(w->vcd);
 		vcd_upscope(w->vcd);
 	}
@@ -252,16 +299,22 @@ int waves_wrap(struct engine *outer, const struct engine *inner, const struct ne
 	w->inner = *inner;
 	w->net = net;
 	w->ports = p->topo->ports;
-	w->channels = network_channels(net);
+	w->vcs = p->topo->vcs;
+	w->vc_bits = w->vcs == 1 ? 0 : w->vcs == 2 ? 1 : 2;	/* ceil(log2 V) */
+	w->inj = p->all_port ? w->ports : 1;
+	w->ej = network_channels(net);
 	w->fw = p->payload_width + 2;
-	w->words = (w->ports * w->fw + 63) / 64 + 1;
+	/* The widest flit vector: P links or E ejection channels. */
+	w->words = ((w->ports > w->ej ? w->ports : w->ej) * w->fw + 63) / 64 + 1;
 	w->vars = calloc((size_t)nodes, sizeof(*w->vars));
-	w->inj_valid = calloc((size_t)nodes * (size_t)w->channels, 1);
-	w->ej_credit = calloc((size_t)nodes * (size_t)w->channels, 1);
-	w->inj_flit = calloc((size_t)nodes * (size_t)w->channels, sizeof(flit_t));
+	w->inj_valid = calloc((size_t)nodes * (size_t)w->inj, 1);
+	w->ej_credit = calloc((size_t)nodes * (size_t)w->ej, 1);
+	w->inj_flit = calloc((size_t)nodes * (size_t)w->inj, sizeof(flit_t));
+	w->vc_q = calloc((size_t)nodes * (size_t)w->ports, 1);
 	w->buf = calloc((size_t)w->words, sizeof(uint64_t));
 	w->vcd = vcd_open(f);
-	if (!w->vars || !w->inj_valid || !w->ej_credit || !w->inj_flit || !w->buf || !w->vcd) {
+	if (!w->vars || !w->inj_valid || !w->ej_credit || !w->inj_flit || !w->vc_q || !w->buf ||
+	    !w->vcd) {
 		vcd_close(w->vcd);
 		w->vcd = NULL;
 		outer->impl = w;
@@ -297,6 +350,7 @@ int waves_close(struct engine *outer)
 	free(w->inj_valid);
 	free(w->ej_credit);
 	free(w->inj_flit);
+	free(w->vc_q);
 	free(w->buf);
 	free(w);
 	outer->impl = NULL;

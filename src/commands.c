@@ -310,6 +310,16 @@ static int sweep(const struct options *o, const volatile sig_atomic_t *stop, str
 }
 
 /* list: the algorithms, topologies and engines of this build. */
+/* The names of the topology kinds in the mask (bit k: enum topo_kind k) into array a. */
+static bool topology_kinds_json(cJSON *a, unsigned mask)
+{
+	for (int k = 0; k < TOPO_KINDS; k++)
+		if ((mask >> k & 1) &&
+		    !cJSON_AddItemToArray(a, cJSON_CreateString(topology_kind_name((enum topo_kind)k))))
+			return false;
+	return true;
+}
+
 static int list(const struct options *o, struct failure *f)
 {
 	cJSON *j = cJSON_CreateObject(), *as = j ? cJSON_AddArrayToObject(j, "algorithms") : NULL;
@@ -328,10 +338,7 @@ static int list(const struct options *o, struct failure *f)
 		}
 		ok = cJSON_AddStringToObject(x, "name", a->name) &&
 		     (tops = cJSON_AddArrayToObject(x, "topologies")) &&
-		     ((a->topologies & ALGO_HYPERCUBE) == 0 ||
-		      cJSON_AddItemToArray(tops, cJSON_CreateString("hypercube"))) &&
-		     ((a->topologies & ALGO_MESH) == 0 ||
-		      cJSON_AddItemToArray(tops, cJSON_CreateString("mesh"))) &&
+		     topology_kinds_json(tops, a->topologies) &&
 		     cJSON_AddStringToObject(x, "networks", a->networks) &&
 		     cJSON_AddStringToObject(x, "port_mode", a->all_port ? "all-port" : "one-port") &&
 		     cJSON_AddStringToObject(x, "kind", collective_kind_name(a->kind)) &&
@@ -339,8 +346,7 @@ static int list(const struct options *o, struct failure *f)
 		     cJSON_AddStringToObject(x, "formula_source", a->formula_source) &&
 		     cJSON_AddStringToObject(x, "description", a->description);
 	}
-	ok = ok && cJSON_AddItemToArray(ts, cJSON_CreateString("hypercube")) &&
-	     cJSON_AddItemToArray(ts, cJSON_CreateString("mesh")) && engine_list_json(j) == 0;
+	ok = ok && topology_kinds_json(ts, ~0u) && engine_list_json(j) == 0;
 	if (!ok) {
 		cJSON_Delete(j);
 		return fail_no_memory(f);
@@ -349,15 +355,19 @@ static int list(const struct options *o, struct failure *f)
 		return report_print_json(j, stdout, f) ? -1 : EXIT_PASSED;
 	cJSON_Delete(j);
 	printf("algorithms:\n");
-	for (int k = 0; algorithms[k]; k++)
+	for (int k = 0; algorithms[k]; k++) {
+		char kinds[64] = "";
+
+		for (int t = 0; t < TOPO_KINDS; t++)
+			if (algorithms[k]->topologies >> t & 1)
+				snprintf(kinds + strlen(kinds), sizeof(kinds) - strlen(kinds), "%s%s",
+					 kinds[0] ? ", " : "", topology_kind_name((enum topo_kind)t));
 		printf("  %-9s %-10s %-15s %-8s %s (%s)\n", algorithms[k]->name,
-		       collective_kind_name(algorithms[k]->kind),
-		       algorithms[k]->topologies == (ALGO_HYPERCUBE | ALGO_MESH) ? "hypercube, mesh" :
-		       algorithms[k]->topologies == ALGO_MESH ? "mesh" : "hypercube",
+		       collective_kind_name(algorithms[k]->kind), kinds,
 		       algorithms[k]->all_port ? "all-port" : "one-port", algorithms[k]->description,
 		       algorithms[k]->source);
-	printf("topologies: hypercube:D (D = 1..%d), mesh:RxC (R, C = 1..%d)\n", TOPO_MAX_DIM,
-	       TOPO_MAX_SIDE);
+	}
+	printf("topologies: %s\n", TOPOLOGY_FORMS);
 	engine_list_print(stdout);
 	return EXIT_PASSED;
 }

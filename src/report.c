@@ -75,6 +75,7 @@ static void j_network(struct json *j, const struct sim_config *cfg)
 	j_num(j, "buffer_depth", cfg->buffer_depth);
 	j_num(j, "payload_width", cfg->payload_width);
 	j_num(j, "replication_cost", cfg->replication_cost);
+	j_num(j, "virtual_channels", cfg->topo.vcs);
 	j_str(j, "route_order", dim_order_name(cfg->topo.route_order));
 	j_str(j, "tree_order", dim_order_name(cfg->topo.tree_order));
 	j_num(j, "per_hop_latency", 1);
@@ -257,11 +258,12 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 
 	conflicts_text(r, false, conf, sizeof(conf));
 	fprintf(out, "%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, "
-		"T_r = %d, routes %s, trees %s\n", w->a->name,
+		"T_r = %d, routes %s, trees %s%s\n", w->a->name,
 		topology_name(&c->cfg->topo, name, sizeof(name)),
 		c->cfg->all_port ? "all-port" : "one-port", p->root, p->flits, c->cfg->startup,
 		c->cfg->buffer_depth, c->cfg->replication_cost,
-		dim_order_name(c->cfg->topo.route_order), dim_order_name(c->cfg->topo.tree_order));
+		dim_order_name(c->cfg->topo.route_order), dim_order_name(c->cfg->topo.tree_order),
+		c->cfg->topo.vcs == 2 ? ", V = 2" : c->cfg->topo.vcs == 3 ? ", V = 3" : "");
 	if (x->packets > 0)
 		fprintf(out, "  %-22s %d, of %d or %d payload words\n", "packets", x->packets,
 			(p->flits - 1) / x->packets, (p->flits - 1 + x->packets - 1) / x->packets);

@@ -23,9 +23,16 @@ int setup_config(const struct options *o, struct sim_config *cfg, struct failure
 	cfg->topo.route_order = (enum dim_order)opt(o, OPT_ROUTE_ORDER)->u;
 	if (opt(o, OPT_TREE_ORDER)->set)
 		cfg->topo.tree_order = (enum dim_order)opt(o, OPT_TREE_ORDER)->u;
+	if (opt(o, OPT_VIRTUAL_CHANNELS)->set &&
+	    topology_set_vcs(&cfg->topo, (int)opt(o, OPT_VIRTUAL_CHANNELS)->u, err, sizeof(err)))
+		return failf(f, EXIT_USAGE, "%s: %s", opt(o, OPT_VIRTUAL_CHANNELS)->origin, err);
 	cfg->watchdog = opt(o, OPT_WATCHDOG)->u;
 	cfg->sink_stall = opt(o, OPT_SINK_STALL)->d;
 	cfg->seed = opt(o, OPT_SEED)->u;
+	/* Section 12's virtual channels have no coverage bins yet (docs/verification.md). */
+	if (opt(o, OPT_COVERAGE)->set && cfg->topo.vcs > 1)
+		return failf(f, EXIT_USAGE, "%s: functional coverage has no bins for virtual channels "
+			     "yet (rings and tori)", opt(o, OPT_COVERAGE)->origin);
 	/* The ranges are the model's (options.def); what remains is how values relate. */
 	if (sim_config_check(cfg, err, sizeof(err)))
 		return failf(f, EXIT_USAGE, "%s", err);

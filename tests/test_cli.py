@@ -82,9 +82,30 @@ r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", 
 check(r.returncode == 0 and "measured cycles" in r.stdout and "predicted cycles" in r.stdout,
       "run without --json prints a readable table")
 
+# Rings and tori (docs/microarchitecture.md section 12): the hardware broadcast is exact.
+for topo, D, vcs in (("torus:8x8", 8, None), ("ring:16", 8, None), ("torus:5x4", 4, "3")):
+    r = run("run", "--topology", topo, "--algorithm", "pbcast", "--flits", "17", "--root", "3",
+            "--replication-cost", "1", *(("--virtual-channels", vcs) if vcs else ()), "--json")
+    j = json.loads(r.stdout) if r.returncode == 0 else {}
+    check(j.get("cycles") == j.get("predicted_cycles") == 10 + D + 16 + D
+          and j.get("virtual_channels") == int(vcs or 2) and j.get("delivered_ok") is True,
+          "pbcast on %s, V = %s: %s cycles == t_s + D + L - 1 + D*T_r, D = %d"
+          % (topo, vcs or 2, j.get("cycles"), D))
+for args, what in ((("--topology", "mesh:4x4", "--virtual-channels", "2"), "V = 2 on a mesh"),
+                   (("--topology", "torus:4x4", "--virtual-channels", "1"), "V = 1 on a torus"),
+                   (("--topology", "torus:1x4"), "a 1-row torus"),
+                   (("--topology", "ring:4097"), "a ring of 4097 nodes"),
+                   (("--topology", "torus:4x4", "--coverage", os.devnull), "coverage of VCs")):
+    r = run("run", "--algorithm", "pbcast", "--flits", "3", *args)
+    check(r.returncode == 2 and r.stderr.count("\n") == 1 and r.stdout == "",
+          "%s is refused in one line, exit 2: %s" % (what, r.stderr.strip()))
+
 r = run("list", "--json")
 j = json.loads(r.stdout) if r.returncode == 0 else {}
 algos = {a["name"]: a for a in j.get("algorithms", [])}
+check(set(j.get("topologies", [])) == {"hypercube", "mesh", "ring", "torus"}
+      and set(algos.get("pbcast", {}).get("topologies", [])) == {"hypercube", "mesh", "ring", "torus"},
+      "list --json names the four topologies; pbcast runs on all of them")
 check(all(k in algos for k in ("pbcast", "sbt", "hk", "irham", "direx")),
       "list --json names pbcast, sbt, hk, irham, direx")
 check(all({"name", "topologies", "source", "description"} <= set(a) for a in algos.values()),
