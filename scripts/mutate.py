@@ -480,7 +480,13 @@ def main():
     equivalent = load_equivalent()
     results_path = os.path.join(a.out, "results.json")
     results = json.load(open(results_path)) if os.path.exists(results_path) else {}
-    regression_digest = hashlib.sha1(json.dumps([REGRESSION, GROUPS, LINT_CONFIGS]).encode()).hexdigest()
+
+    def regression_digest(m):
+        """What a verdict depends on besides the mutated file: its group's builds and runs
+        and the file's lint configurations."""
+        g = FILES[m["file"]]
+        return hashlib.sha1(json.dumps([REGRESSION[g], GROUPS[g], LINT_CONFIGS[m["file"]]])
+                            .encode()).hexdigest()
 
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
@@ -500,7 +506,7 @@ def main():
 
     def record(m, digest):
         with lock:
-            results[m["id"]] = {"digest": digest, "regression": regression_digest,
+            results[m["id"]] = {"digest": digest, "regression": regression_digest(m),
                                 "status": m["status"], "reason": m.get("reason", ""),
                                 "seconds": m["seconds"]}
             save_results(results_path, results)
@@ -510,7 +516,7 @@ def main():
         text = apply(m, originals[m["file"]])
         digest = hashlib.sha1(text.encode()).hexdigest()
         old = results.get(m["id"])
-        fresh = old and old.get("digest") == digest and old.get("regression") == regression_digest
+        fresh = old and old.get("digest") == digest and old.get("regression") == regression_digest(m)
         if a.report_only and not fresh:
             m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
         elif (a.resume or a.report_only) and fresh:

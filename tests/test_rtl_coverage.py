@@ -61,7 +61,7 @@ line, toggle = read_info(paths["line"]), read_info(paths["toggle"])
 executed = [
     ("wc_fifo.v", r"count_q <= count_q \+ 1'b1"),
     ("wc_fifo.v", r"mem_q\[wr_ptr_q\] <= data_i"),
-    ("wc_route.v", r"r_hop = x & \(~x \+ 1'b1\)"),
+    ("wc_route.v", r"low\s+= x & \(~x \+ 1'b1\)"),
     ("wc_route.v", r"links = b_links"),
     ("wc_router.v", r"move\[mi\]\s+= 1'b1"),
     ("wc_router.v", r"route_d\[mi\*NOut \+: NOut\] = \{NOut\{1'b0\}\}"),
@@ -90,11 +90,11 @@ for name, pattern in toggled:
     # A declaration is no statement: the line file has no record of it.
     check(no not in line.get(name, {}), "%s:%d (a declaration) is only in the toggle file" % (name, no))
 
-# A line the workloads never execute is counted, as 0: the InjectBug 1 branch of the
-# route computation in a build without the fault.
-bug = line_of("wc_route.v", r"r_hop\[b\] = 1'b1")
+# A line the workloads never execute is counted, as 0: the InjectBug 3 branch of the
+# hypercube route computation in a build without the fault.
+bug = line_of("wc_route.v", r"b_links = b_tree & \(b_tree - 1'b1\)")
 check(line.get("wc_route.v", {}).get(bug) == 0,
-      "wc_route.v:%d (InjectBug 1 only) is a line record with 0 hits: %s"
+      "wc_route.v:%d (InjectBug 3 only) is a line record with 0 hits: %s"
       % (bug, line.get("wc_route.v", {}).get(bug)))
 
 html = os.path.join(BUILD, "rtl-coverage-html", "index.html")
