@@ -29,6 +29,31 @@ int algo_need_pow2_mesh(const struct algo_params *p, const char *name, char *err
 	return 0;
 }
 
+int plan_root_broadcast(const struct algo_params *p, int node, const struct receipt *r,
+			struct plan *pl, bool path)
+{
+	struct xfer_spec x = { .bcast = true, .ir = path };
+
+	if (r || node != p->root)
+		return 0;
+	if (plan_xfer(pl, &x))
+		return -1;
+	for (int i = 0; i < plan_blocks(pl); i++)
+		if (plan_block(pl, p->root, BLOCK_ANY, i))
+			return -1;
+	return 0;
+}
+
+int algo_need_ascending_routes(const struct algo_params *p, const char *why, char *err,
+			       size_t len)
+{
+	if (p->cfg->topo.route_order != ORDER_ASCENDING) {
+		snprintf(err, len, "%s: use --route-order ascending", why);
+		return -1;
+	}
+	return 0;
+}
+
 void predict_set(struct prediction *o, double cycles, bool exact, const char *source,
 		 const char *fmt, ...)
 {

@@ -26,6 +26,12 @@ static inline int algo_mu(const struct algo_params *p) { return p->flits - 1; }
 /* Common supports() checks; 0 or -1 with one line in err. */
 int algo_need_mesh(const struct algo_params *p, const char *name, char *err, size_t len);
 int algo_need_pow2_mesh(const struct algo_params *p, const char *name, char *err, size_t len);
+/*
+ * Plans whose routes or whose conflict-freedom rest on ascending routes (e-cube, XY):
+ * anything else is refused with "<why>: use --route-order ascending".
+ */
+int algo_need_ascending_routes(const struct algo_params *p, const char *why, char *err,
+			       size_t len);
 
 /*
  * Tree broadcasts: does `node` act now, and on which tag?  The root acts at the start
@@ -42,6 +48,13 @@ static inline bool tree_turn(const struct algo_params *p, int node, const struct
 	*tag = r->tag;
 	return r->addressed;
 }
+
+/*
+ * The root's one send of every block in a B message at the start, nothing else: the
+ * replication tree (pbcast) or, with path, the path broadcast (hampath).
+ */
+int plan_root_broadcast(const struct algo_params *p, int node, const struct receipt *r,
+			struct plan *pl, bool path);
 
 /* The formula_source of a formula derived for this router, documented at the anchor. */
 #define DERIVED(anchor) "derived (docs/algorithms.md#" anchor ")"

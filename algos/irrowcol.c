@@ -10,7 +10,7 @@
  *
  * irrowcol    a row node sends its column messages when the row message's tail has
  *             arrived (store and forward);
- * irrowcolct  ... when its head has arrived (cut-through at the NI, as irham): only
+ * irrowcolct  ... when its head has arrived (cut-through at the NI, as irruns): only
  *             correct if the flits arrive back to back, which the skeleton checks at
  *             the tail; refused with random sink stalls.
  *

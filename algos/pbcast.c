@@ -27,16 +27,7 @@
 static int pb_plan(const struct algo_params *p, int node, const struct receipt *r,
 		   struct plan *pl)
 {
-	struct xfer_spec x = { .bcast = true };
-
-	if (r || node != p->root)
-		return 0;
-	if (plan_xfer(pl, &x))
-		return -1;
-	for (int i = 0; i < plan_blocks(pl); i++)
-		if (plan_block(pl, p->root, BLOCK_ANY, i))
-			return -1;
-	return 0;
+	return plan_root_broadcast(p, node, r, pl, false);
 }
 
 /* Largest route distance from the root. */

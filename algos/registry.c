@@ -6,8 +6,8 @@
 
 #include "algos.h"
 
-extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_irham,
-	algo_irhamsf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast,
+extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_hampath,
+	algo_irruns, algo_irrunssf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast,
 	algo_standexch, algo_rowcol, algo_linexch1, algo_linexch2, algo_binexch, algo_quadexch,
 	algo_quadexchh;
 /* One-to-all broadcasts on meshes (Barnett et al.; IR row then column). */
@@ -22,8 +22,9 @@ const struct algorithm *const algorithms[] = {
 	&algo_sbt,
 	&algo_reduce,
 	&algo_hk,
-	&algo_irham,
-	&algo_irhamsf,
+	&algo_hampath,
+	&algo_irruns,
+	&algo_irrunssf,
 	&algo_rdmesh,
 	&algo_mstnaive,
 	&algo_mstcf,

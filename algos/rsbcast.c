@@ -97,11 +97,8 @@ static void rs_predict(const struct algo_params *p, const struct schedule_result
 static int rs_supports(const struct algo_params *p, char *err, size_t len)
 {
 	/* The conflict-freedom argument (docs/algorithms.md) is about XY routes. */
-	if (p->cfg->topo.route_order != ORDER_ASCENDING) {
-		snprintf(err, len, "rsbcast is conflict-free under XY routing only: use --route-order ascending");
-		return -1;
-	}
-	return 0;
+	return algo_need_ascending_routes(p, "rsbcast is conflict-free under XY routing only", err,
+					  len);
 }
 
 const struct algorithm algo_rsbcast = {

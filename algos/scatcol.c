@@ -113,6 +113,19 @@ static int sc_supports(const struct algo_params *p, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * sc1d's scatter is RSbcast's halving on the node indices, conflict-free (and so exact)
+ * under XY routes only; sc2d's messages stay in one row or one column, where both route
+ * orders take the same links.
+ */
+static int sc1_supports(const struct algo_params *p, char *err, size_t len)
+{
+	if (sc_supports(p, err, len))
+		return -1;
+	return algo_need_ascending_routes(p, "sc1d scatters by RSbcast's halving, conflict-free "
+					  "under XY routing only", err, len);
+}
+
 static int sc1_plan(const struct algo_params *p, int node, const struct receipt *r,
 		    struct plan *pl)
 {
@@ -234,7 +247,7 @@ const struct algorithm algo_sc1d = {
 	.topologies = ALGO_MESH,
 	.all_port = false,
 	.redundant = true,
-	.supports = sc_supports,
+	.supports = sc1_supports,
 	.packets = sc_packets,
 	.plan = sc1_plan,
 	.predict = sc1_predict,

@@ -212,12 +212,15 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	d->any_send = true;
 
 	if (r->type == HDR_B) {
+		/* The replication tree, or with ir the path broadcast's Hamiltonian path. */
 		for (int u = 0; u < t->nodes; u++) {
-			int hops = topology_distance(t, node, u);
+			int hops = r->ir ? path_depth(t, node, u) : topology_distance(t, node, u);
+			bool forwards = (r->ir ? path_children(t, node, u) :
+					 replication_children(t, node, u)) != 0;
+			int parent = r->ir ? path_parent(t, node, u) : replication_parent(t, node, u);
 
-			if (u != node &&
-			    arrive(d, m, u, hops, hops + (replication_children(t, node, u) != 0),
-				   port_towards(t, u, replication_parent(t, node, u)), start))
+			if (u != node && arrive(d, m, u, hops, hops + forwards,
+						port_towards(t, u, parent), start))
 				goto oom;
 		}
 		return m->id;

@@ -242,7 +242,7 @@ private:
     {
         header x = header_unpack(flit_payload(h), static_cast<unsigned>(cfg_.payload_width));
         char b[128];
-        snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", x.type == HDR_B ? "B" : (x.ir ? "R+IR" : "R"),
+        snprintf(b, sizeof(b), "message %s from %u %s %u seq %u", msg_kind_name(x.type, x.ir),
                  x.source, x.type == HDR_B ? "root" : "to", x.address, x.seq);
         return b;
     }

@@ -415,7 +415,7 @@ void checker_report_missing(const struct checker *c, struct message **messages, 
 		const struct message *m = messages[list[shown].msg];
 
 		fprintf(out, "  missing: message %d (%s from %d, %s %d, seq %u, %d flits) at node %d\n",
-			m->id, m->type == HDR_B ? "B" : (m->ir ? "R+IR" : "R"), m->source,
+			m->id, msg_kind_name(m->type, m->ir), m->source,
 			m->type == HDR_B ? "root" : "to", m->address, m->seq, m->len,
 			list[shown].node);
 	}

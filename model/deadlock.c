@@ -44,10 +44,11 @@ static void message_name(const struct analysis *a, flit_t head, char *buf, size_
 	}
 	h = header_unpack(flit_payload(head), (unsigned)a->p->payload_width);
 	if (h.type == HDR_B)
-		snprintf(buf, len, "message B from %u seq %u", h.source, h.seq);
+		snprintf(buf, len, "message %s from %u seq %u", msg_kind_name(h.type, h.ir),
+			 h.source, h.seq);
 	else
-		snprintf(buf, len, "message %s from %u to %u seq %u", h.ir ? "R+IR" : "R", h.source,
-			 h.address, h.seq);
+		snprintf(buf, len, "message %s from %u to %u seq %u", msg_kind_name(h.type, h.ir),
+			 h.source, h.address, h.seq);
 }
 
 /*

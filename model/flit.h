@@ -23,7 +23,7 @@ enum flit_kind {
 
 enum hdr_type {
 	HDR_R = 0,		/* regular unicast */
-	HDR_B = 1,		/* broadcast along the replication tree */
+	HDR_B = 1,		/* broadcast: the replication tree, or with ir the path */
 };
 
 #define FLIT_ADDR_BITS 12
@@ -34,11 +34,22 @@ enum hdr_type {
 
 struct header {
 	enum hdr_type type;
-	bool ir;
-	unsigned address;	/* R: destination; B: root of the tree */
+	bool ir;		/* R: intermediate reception; B: the path broadcast */
+	unsigned address;	/* R: destination; B: root of the tree or path */
 	unsigned source;
 	unsigned seq;		/* modulo 2^(W-26) */
 };
+
+/*
+ * The kind of a message, as reports name it: R, R+IR (intermediate reception), B (the
+ * replication tree) or B+IR (the path broadcast, docs/microarchitecture.md section 8).
+ */
+static inline const char *msg_kind_name(enum hdr_type type, bool ir)
+{
+	if (type == HDR_B)
+		return ir ? "B+IR" : "B";
+	return ir ? "R+IR" : "R";
+}
 
 static inline bool flit_is_head(flit_t f) { return f & 1u; }
 static inline bool flit_is_tail(flit_t f) { return (f >> 1) & 1u; }

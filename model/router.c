@@ -77,8 +77,10 @@ uint32_t route_of(const struct router_params *p, int node, flit_t head, int inpu
 	uint32_t eject = from_link ? 1u << (p->all_port ? links + input : links) : 0;
 
 	if (h.type == HDR_B) {
-		uint32_t m = virtual_links(t, replication_children(t, (int)h.address, node), true,
-					   (int)h.address, node);
+		/* ir selects the path broadcast's Hamiltonian path instead of the tree. */
+		uint32_t tree = h.ir ? path_children(t, (int)h.address, node) :
+				       replication_children(t, (int)h.address, node);
+		uint32_t m = virtual_links(t, tree, true, (int)h.address, node);
 
 		return (int)h.address == node ? m : m | eject;
 	}

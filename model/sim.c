@@ -301,8 +301,10 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 			return set_error(s, "send from node %d to %d: no such node", node, r->dest);
 		if (r->dest == node)
 			return set_error(s, "send from node %d to itself", node);
-	} else if (r->ir) {
-		return set_error(s, "send from node %d: B messages cannot carry IR", node);
+	} else if (r->ir && t->kind != TOPO_HYPERCUBE && t->kind != TOPO_MESH) {
+		/* docs/microarchitecture.md section 8: Q_d's Gray code, a mesh's boustrophedon. */
+		return set_error(s, "send from node %d: the path broadcast (B with IR) is defined on "
+				 "hypercubes and meshes only", node);
 	}
 	if (r->channel >= s->inj_channels)
 		return set_error(s, "send from node %d: channel %d, the NI has %d", node,

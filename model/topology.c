@@ -399,3 +399,84 @@ int replication_parent(const struct topology *t, int root, int node)
 	a = axis_step(t, axis_size(t, y_last), a, -axis_way(t, axis_size(t, y_last), s, a));
 	return y_last ? a * t->cols + mesh_col(t, node) : mesh_row(t, node) * t->cols + a;
 }
+
+/*
+ * The path broadcast (B header with ir = 1; docs/microarchitecture.md section 8) runs
+ * along a Hamiltonian path.  Q_d: the reflected Gray code g(k) = k xor (k >> 1)
+ * relabelled by xor root, so the root is position 0 and node's position is the Gray
+ * decoding of root xor node.  Mesh: the boustrophedon of the node indices (even rows
+ * eastwards, odd rows westwards, one hop south between rows); the root sits at its own
+ * position on it and the message runs both ways from there.
+ */
+static int gray_decode(unsigned g)
+{
+	unsigned k = 0;
+
+	for (; g; g >>= 1)
+		k ^= g;
+	return (int)k;
+}
+
+static int path_position(const struct topology *t, int root, int node)
+{
+	int r, c;
+
+	if (t->kind == TOPO_HYPERCUBE)
+		return gray_decode((unsigned)(root ^ node));
+	r = mesh_row(t, node);
+	c = mesh_col(t, node);
+	return r * t->cols + (r % 2 ? t->cols - 1 - c : c);
+}
+
+static int path_node(const struct topology *t, int root, int pos)
+{
+	int r, c;
+
+	if (t->kind == TOPO_HYPERCUBE)
+		return root ^ pos ^ (pos >> 1);
+	r = pos / t->cols;
+	c = pos % t->cols;
+	return r * t->cols + (r % 2 ? t->cols - 1 - c : c);
+}
+
+/* The port of node whose neighbour is `other` (a neighbour), as a one-bit mask. */
+static uint32_t port_to(const struct topology *t, int node, int other)
+{
+	for (int q = 0; q < t->ports; q++)
+		if (topology_neighbor(t, node, q) == other)
+			return 1u << q;
+	return 0;
+}
+
+uint32_t path_children(const struct topology *t, int root, int node)
+{
+	int k = path_position(t, root, node), q = path_position(t, root, root);
+	uint32_t m = 0;
+
+	if (k >= q && k + 1 < t->nodes)
+		m |= port_to(t, node, path_node(t, root, k + 1));
+	if (k <= q && k > 0)
+		m |= port_to(t, node, path_node(t, root, k - 1));
+	return m;
+}
+
+int path_parent(const struct topology *t, int root, int node)
+{
+	int k = path_position(t, root, node), q = path_position(t, root, root);
+
+	if (k == q)
+		return -1;
+	return path_node(t, root, k > q ? k - 1 : k + 1);
+}
+
+int path_depth(const struct topology *t, int root, int node)
+{
+	return abs(path_position(t, root, node) - path_position(t, root, root));
+}
+
+int path_length(const struct topology *t, int root)
+{
+	int q = path_position(t, root, root);
+
+	return q > t->nodes - 1 - q ? q : t->nodes - 1 - q;
+}

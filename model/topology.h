@@ -145,6 +145,23 @@ uint32_t replication_children(const struct topology *t, int root, int node);
 /* Parent of node in the replication tree of root (-1 for the root itself). */
 int replication_parent(const struct topology *t, int root, int node);
 
+/*
+ * The path broadcast (a B header with ir = 1, docs/microarchitecture.md section 8): one
+ * message along a Hamiltonian path, received by every node on it (IR).  Q_d: the
+ * reflected Gray code from the root (g(k) xor root, k = 0 .. 2^d - 1); mesh: the
+ * boustrophedon of the node indices (row 0 eastwards, row 1 westwards, ...), run both
+ * ways from the root.
+ *   path_children  the link ports on which the message leaves node (0 at an end);
+ *   path_parent    the node it arrives from (-1 for the root);
+ *   path_depth     hops from the root along the path;
+ *   path_length    the largest depth: 2^d - 1 on Q_d, max(q, p - 1 - q) on a mesh with
+ *                  the root at position q of the boustrophedon.
+ */
+uint32_t path_children(const struct topology *t, int root, int node);
+int path_parent(const struct topology *t, int root, int node);
+int path_depth(const struct topology *t, int root, int node);
+int path_length(const struct topology *t, int root);
+
 static inline int mesh_row(const struct topology *t, int node) { return node / t->cols; }
 static inline int mesh_col(const struct topology *t, int node) { return node % t->cols; }
 

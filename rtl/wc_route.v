@@ -22,13 +22,22 @@
 //      row away from the root along the row, plus N and S; elsewhere away from the
 //      root's row along the column. TreeOrder 1 (column, then rows): the same with rows
 //      and columns exchanged. Plus ej(i).
+//   B with ir = 1 (the path broadcast), hypercube: k = the Gray decoding of x (bit b of
+//      k = XOR of bits b..Dim-1 of x), the position of T on the root's Gray-code path:
+//      the link of the lowest 0 bit of k (none at the end, k all ones). Plus ej(i) if
+//      x != 0.
+//   B with ir = 1, mesh: the boustrophedon (even rows eastwards, odd rows westwards, one
+//      hop south between rows). next: even row E, or S at the last column; odd row W,
+//      or S at column 0. previous: even row W, or N at column 0; odd row E, or N at the
+//      last column. T after the root on the path: next; before it: previous; the root:
+//      both. Only existing links. Plus ej(i) if T is not the root.
 //   Mesh only: the link part of every mask is ANDed with the set of neighbours that
 //   exist, so a border port is never selected (this only changes anything for an
 //   address outside the mesh, which the NI never sends).
 //   The address is a node index; on the hypercube only its low Dim bits are used.
 //
-// The result is all zero when the flit is not a head (flit[0] == 0). The ir bit is
-// ignored for B.
+// The result is all zero when the flit is not a head (flit[0] == 0). The ir bit selects,
+// for B, the path instead of the tree (docs/microarchitecture.md section 8).
 //
 // The whole computation is one process under "if the flit is a head": in hardware that
 // is the same AND with is_head as before, and a simulator skips it for body and tail
@@ -50,6 +59,8 @@
 //   4: R with ir = 1 is not delivered at intermediate routers.
 //   12: TreeOrder is ignored: B uses the topology's default tree (descending on the
 //      hypercube, ascending on the mesh), as if the parameter were not passed down.
+//   13: the path broadcast's position on its path is wrong: on the hypercube x itself
+//      (no Gray decoding), on the mesh every row taken as even (eastwards).
 //   Other values do not affect this module.
 module wc_route #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
@@ -118,6 +129,9 @@ module wc_route #(
       reg [P-1:0] b_tree;
       reg [P-1:0] b_links;
       reg         seen;       // some bit of x at or above b is set (loop below)
+      reg [P-1:0] path_pos;   // T's position on the root's Gray-code path (Gray decoding of x)
+      reg [P-1:0] path_next;  // one-hot: the dimension from that position to the next
+      reg         parity;     // XOR of the bits of x at or above b (loop below)
       integer     b;
 
       always @* begin
@@ -132,6 +146,9 @@ module wc_route #(
         b_tree     = {P{1'b0}};
         b_links    = {P{1'b0}};
         seen       = 1'b0;
+        path_pos   = {P{1'b0}};
+        path_next  = {P{1'b0}};
+        parity     = 1'b0;
         if (is_head) begin
           at_t      = (x == {P{1'b0}});
           low       = x & (~x + 1'b1);
@@ -141,7 +158,12 @@ module wc_route #(
             high[b]       = x[b] & ~seen;
             seen          = seen | x[b];
             above_high[b] = ~seen;
+            // Gray decoding, from the top down (fault 13: none).
+            parity        = parity ^ x[b];
+            path_pos[b]   = (InjectBug == 13) ? x[b] : parity;
           end
+          // The lowest 0 bit of the position; zero at the end of the path (all ones).
+          path_next = ~path_pos & (path_pos + 1'b1);
           r_hop  = (RouteDesc != 0) ? high : low;
           b_tree = (TreeDesc != 0) ? below_low : above_high;
           if (InjectBug == 3) begin
@@ -151,7 +173,7 @@ module wc_route #(
             b_links = b_tree;
           end
           if (hdr_b) begin
-            links = b_links;
+            links = hdr_ir ? path_next : b_links;
             ej    = ~at_t;
           end else begin
             links = at_t ? {P{1'b0}} : r_hop;
@@ -175,6 +197,8 @@ module wc_route #(
       reg [11:0] d_r, d_c;  // row and column of the address
       reg        same_r, same_c, at_t;
       reg [3:0]  go_x, go_y, r_hop, b_raw, b_ex;
+      reg        odd_row, after;     // the path broadcast: T's row runs westwards; T after S
+      reg [3:0]  p_next, p_prev, p_raw;
 
       always @* begin
         links  = 4'b0000;
@@ -189,6 +213,11 @@ module wc_route #(
         r_hop  = 4'b0000;
         b_raw  = 4'b0000;
         b_ex   = 4'b0000;
+        odd_row = 1'b0;
+        after  = 1'b0;
+        p_next = 4'b0000;
+        p_prev = 4'b0000;
+        p_raw  = 4'b0000;
         if (is_head) begin
           d_r    = addr / ColsW;
           d_c    = addr % ColsW;
@@ -216,7 +245,18 @@ module wc_route #(
                              (go_y ^ 4'b1100);               // away from the root's row
           end
           b_ex  = b_raw & exist;
-          if (hdr_b) begin
+          // The path broadcast along the boustrophedon (fault 13: every row eastwards).
+          odd_row = my_r[0] & (InjectBug != 13);
+          after   = (my_r > d_r) | (same_r & (odd_row ? (my_c < d_c) : (my_c > d_c)));
+          p_next  = odd_row ? ((my_c != 12'd0)  ? 4'b0010 : 4'b1000)    // W : S
+                            : ((my_c != LastCol) ? 4'b0001 : 4'b1000);  // E : S
+          p_prev  = odd_row ? ((my_c != LastCol) ? 4'b0001 : 4'b0100)   // E : N
+                            : ((my_c != 12'd0)  ? 4'b0010 : 4'b0100);  // W : N
+          p_raw   = at_t ? (p_next | p_prev) : after ? p_next : p_prev;
+          if (hdr_b & hdr_ir) begin
+            links = p_raw & exist;
+            ej    = ~at_t;
+          end else if (hdr_b) begin
             // Fault 3: the lowest child link of every B mask is dropped.
             links = (InjectBug == 3) ? (b_ex & (b_ex - 1'b1)) : b_ex;
             ej    = ~at_t;

@@ -91,6 +91,9 @@
 //      flit leaves, cycles later.
 //   12 TreeOrder ignored (wc_route: the B tree of the topology's default order; no effect
 //      with the default TreeOrder).
+//   13 the path broadcast (B with ir) takes a wrong position on its path (wc_route: on the
+//      hypercube no Gray decoding, on the mesh every row eastwards), so it leaves the
+//      Hamiltonian path; no effect on other messages.
 module wc_router #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12

@@ -14,5 +14,5 @@ echo "== pipelined broadcast on Q_6, 64 flits, through the cosimulation =="
 echo "waveform: waves/pbcast_q6.vcd (open: gtkwave waves/pbcast_q6.vcd waves/pbcast_q6.gtkw)"
 echo
 echo "== latency table on Q_6 (t_s = 10 cycles, h = 1 cycle/hop), cosimulated =="
-"$wc" sweep --topology hypercube:6 --algorithms pbcast,hk,irham,sbt --flits 1,2,17,64,256 \
+"$wc" sweep --topology hypercube:6 --algorithms pbcast,hk,hampath,irruns,sbt --flits 1,2,17,64,256 \
     --engine cosim

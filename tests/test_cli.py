@@ -106,8 +106,8 @@ algos = {a["name"]: a for a in j.get("algorithms", [])}
 check(set(j.get("topologies", [])) == {"hypercube", "mesh", "ring", "torus"}
       and set(algos.get("pbcast", {}).get("topologies", [])) == {"hypercube", "mesh", "ring", "torus"},
       "list --json names the four topologies; pbcast runs on all of them")
-check(all(k in algos for k in ("pbcast", "sbt", "hk", "irham", "direx")),
-      "list --json names pbcast, sbt, hk, irham, direx")
+check(all(k in algos for k in ("pbcast", "sbt", "hk", "irruns", "direx")),
+      "list --json names pbcast, sbt, hk, irruns, direx")
 check(all({"name", "topologies", "source", "description"} <= set(a) for a in algos.values()),
       "every listed algorithm has name, topologies, source, description")
 check(set(j.get("topologies", [])) >= {"hypercube", "mesh"}, "list --json names the topologies")
@@ -197,7 +197,8 @@ bad = [
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--replication-cost", "50", "--watchdog", "50"], "watchdog not longer than T_r"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--route-order", "up"], "bad route order"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--tree-order", ""], "empty tree order"),
-    (["run", "--topology", "hypercube:4", "--algorithm", "irhamsf", "--flits", "4", "--route-order", "descending"], "an algorithm that needs e-cube routes"),
+    (["run", "--topology", "hypercube:4", "--algorithm", "irrunssf", "--flits", "4", "--route-order", "descending"], "an algorithm that needs e-cube routes"),
+    (["run", "--topology", "mesh:4x4", "--algorithm", "sc1d", "--flits", "17", "--route-order", "descending"], "sc1d with YX routes"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--compare", "outputs"], "--compare without a cosimulation"),
     (["run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "4", "--engine", "cosim", "--compare", "some"], "--compare with an unknown value"),
     (["frobnicate"], "unknown command"),

@@ -33,13 +33,13 @@ def wormcast(*args, expect_json=True):
 
 def algos():
     cases = []
-    for algo in ("pbcast", "hk", "irham", "irhamsf", "direx"):
+    for algo in ("pbcast", "hampath", "hk", "irruns", "irrunssf", "direx"):
         for d in (4, 6):
             cases.append((algo, "hypercube:%d" % d))
     for algo in ("sbt", "reduce"):
         for d in (4, 6):
             cases.append((algo, "hypercube:%d" % d))
-    for algo in ("pbcast", "rdmesh", "rsbcast"):
+    for algo in ("pbcast", "hampath", "rdmesh", "rsbcast"):
         for m in ("4x4", "5x3"):
             cases.append((algo, "mesh:" + m))
     for algo in ("mstnaive", "mstcf"):
@@ -62,7 +62,7 @@ def algos():
                ("mesh:5x3", ["--replication-cost", "1", "--route-order", "descending",
                              "--tree-order", "descending"])]
     for topo, extra in flipped:
-        for algo in (("pbcast", "hk", "direx") if topo.startswith("hyper") else ("pbcast",)):
+        for algo in (("pbcast", "hampath", "hk", "direx") if topo.startswith("hyper") else ("pbcast", "hampath")):
             for flits, root in ((1, 0), (17, 5)):
                 r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
                                 "--root", str(root), "--startup", "3", *extra, "--engine", "cosim", "--json")
@@ -74,7 +74,8 @@ def algos():
                          j.get("mismatches", r.stderr.strip()[:200])))
     # The replication cost (build hc4_ap_tr2): Jeon & Kim eq. 2, n*T_r included, exactly.
     for algo, flits, root, stall in (("pbcast", 9, 0, "0"), ("pbcast", 1, 11, "0"),
-                                     ("pbcast", 17, 6, "0.3"), ("hk", 9, 3, "0")):
+                                     ("pbcast", 17, 6, "0.3"), ("hk", 9, 3, "0"),
+                                     ("hampath", 9, 5, "0"), ("hampath", 17, 2, "0.3")):
         r, j = wormcast("run", "--topology", "hypercube:4", "--algorithm", algo, "--flits", str(flits),
                         "--root", str(root), "--startup", "3", "--replication-cost", "2",
                         "--sink-stall", stall, "--engine", "cosim", "--json")
@@ -82,7 +83,8 @@ def algos():
         ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")
               and j.get("replication_cost") == 2
               and (not exact or j.get("cycles") == j.get("predicted_cycles"))
-              and (algo != "pbcast" or not exact or j.get("cycles") == 3 + 4 + flits - 1 + 4 * 2))
+              and (algo != "pbcast" or not exact or j.get("cycles") == 3 + 4 + flits - 1 + 4 * 2)
+              and (algo != "hampath" or not exact or j.get("cycles") == 3 + 15 + flits - 1 + 15 * 2))
         check(ok, "cosim %s on Q_4 with T_r = 2, L=%d root %d, sink stall %s: %s cycles (predicted %s), %s mismatches"
               % (algo, flits, root, stall, j.get("cycles"), j.get("predicted_cycles"),
                  j.get("mismatches", r.stderr.strip()[:200])))
@@ -262,6 +264,18 @@ def bugs():
         check(os.path.exists(vcd) and conv.returncode == 0 and os.path.getsize(fst) > 0,
               "bug %d: the waveform of the cycles around the mismatch is readable (vcd2fst)" % bug)
     internal_state(tmp)
+    # The path broadcast's own logic (InjectBug 13): random traffic sends no path
+    # broadcast, so hampath drives it; the clean builds pass (algos above).
+    for topo in ("hypercube:4", "mesh:4x4"):
+        vcd = os.path.join(tmp, "path-%s.vcd" % topo.replace(":", ""))
+        r, j = wormcast("run", "--topology", topo, "--algorithm", "hampath", "--flits", "9",
+                        "--root", "5", "--startup", "3", "--engine", "cosim", "--inject-bug", "13",
+                        "--mismatch-vcd", vcd, "--json")
+        first = j.get("first_mismatch", "")
+        check(r.returncode == 1 and (j.get("mismatches") or 0) > 0 and "model 0x" in first
+              and "RTL 0x" in first and "B+IR from 5" in first,
+              "bug 13 (the path broadcast leaves its Hamiltonian path) is caught on %s: %s"
+              % (topo, first or r.stderr.strip()[:200]))
     # The mesh build with Y-before-X routing.
     r, j = wormcast("traffic", "--topology", "mesh:4x4", "--rate", "0.3", "--flits", "2-8",
                     "--cycles", "3000", "--seed", "3", "--engine", "cosim", "--inject-bug", "1",

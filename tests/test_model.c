@@ -281,12 +281,13 @@ static void head_log_start(void *ctx, struct sim *s)
 
 /*
  * One broadcast from root with replication cost tr: every node but the root must
- * receive the head at t_s + k + T_r f, where k is its hop count along the tree and f
- * the routers on the way that forward, its own included (docs/microarchitecture.md section 9), and the tail L - 1
+ * receive the head at t_s + k + T_r f, where k is its hop count along the tree (with
+ * path, along the path broadcast's Hamiltonian path) and f the routers on the way that
+ * forward, its own included (docs/microarchitecture.md section 9), and the tail L - 1
  * cycles later.  Returns the number of nodes that do not.
  */
 static int bcast_timing(const char *topo, int root, int ts, int L, int tr, bool flip_tree,
-			uint64_t *cycles)
+			bool path, uint64_t *cycles)
 {
 	static struct head_log h;
 	struct router_opts o = { .replication_cost = tr, .flip_tree = flip_tree };
@@ -301,7 +302,7 @@ static int bcast_timing(const char *topo, int root, int ts, int L, int tr, bool 
 		h.head[v] = -1;
 	h.sends.n = 1;
 	h.sends.src[0] = root;
-	h.sends.req[0] = (struct send_req){ .type = HDR_B, .len = L, .channel = -1 };
+	h.sends.req[0] = (struct send_req){ .type = HDR_B, .ir = path, .len = L, .channel = -1 };
 	if (sim_run(s, &d) != SIM_DONE)
 		bad++;
 	sim_get_stats(s, &st);
@@ -313,8 +314,8 @@ static int bcast_timing(const char *topo, int root, int ts, int L, int tr, bool 
 
 		if (v == root)
 			continue;
-		k = topology_distance(t, root, v);
-		forwards = replication_children(t, root, v) != 0;
+		k = path ? path_depth(t, root, v) : topology_distance(t, root, v);
+		forwards = (path ? path_children(t, root, v) : replication_children(t, root, v)) != 0;
 		if (h.head[v] != (long long)(ts + k + (long long)tr * (k + forwards)))
 			bad++;
 	}
@@ -349,7 +350,7 @@ static void test_replication_cost(void)
 						continue;
 					snprintf(topo, sizeof(topo), "hypercube:%d", d);
 					bad += bcast_timing(topo, roots[ri], ts, lens[li], trs[ti], ri == 1,
-							    &cycles) != 0 || cycles != want;
+							    false, &cycles) != 0 || cycles != want;
 					runs++;
 				}
 			}
@@ -377,7 +378,7 @@ static void test_replication_cost(void)
 						D = dist > D ? dist : D;
 					}
 					bad += bcast_timing(meshes[k], root, ts, L, trs[ti], (root / 2) % 2,
-							    &cycles) != 0 ||
+							    false, &cycles) != 0 ||
 					       cycles != (uint64_t)(ts + D + L - 1 + D * trs[ti]);
 					runs++;
 				}
@@ -722,8 +723,9 @@ static void test_bad_sends(void)
 	check(sim_send(s, 0, &r) < 0 && strstr(sim_error(s), "itself"), "a send to oneself is refused");
 	r.dest = 8;
 	check(sim_send(s, 0, &r) < 0 && strstr(sim_error(s), "no such node"), "a send to a missing node is refused");
+	/* A B message with IR is the path broadcast (test_path_broadcast), not an error. */
 	r = (struct send_req){ .type = HDR_B, .ir = true, .len = 3, .channel = -1 };
-	check(sim_send(s, 0, &r) < 0, "a B message with IR is refused");
+	check(sim_send(s, 0, &r) >= 0, "a B message with IR (the path broadcast) is accepted");
 	sim_destroy(s);
 }
 
@@ -1006,6 +1008,116 @@ static void test_register_vector(void)
 	free(x);
 }
 
+/*
+ * The path broadcast (a B header with ir, docs/microarchitecture.md section 8): from
+ * every root its links form a Hamiltonian path (Q_d: one, from the root; mesh: the
+ * boustrophedon both ways from the root), parents and depths agree with the links,
+ * and path_length is the largest depth.  Then the timing, exactly: every head at
+ * t_s + k + T_r f, the whole broadcast t_s + D + L - 1 + D T_r, in either tree and
+ * route order (neither changes the path).
+ */
+static int path_spans(const struct topology *t, int root)
+{
+	static int seen[4096], stack[4096];
+	int bad = 0, n = 1, sp = 0, maxd = 0;
+
+	memset(seen, 0, sizeof(seen));
+	seen[root] = 1;
+	stack[sp++] = root;
+	while (sp) {
+		int v = stack[--sp], k = path_depth(t, root, v);
+		uint32_t m = path_children(t, root, v);
+
+		maxd = k > maxd ? k : maxd;
+		bad += __builtin_popcount(m) > (v == root && t->kind == TOPO_MESH ? 2 : 1);
+		for (; m; m &= m - 1) {
+			int u = topology_neighbor(t, v, __builtin_ctz(m));
+
+			if (u < 0 || seen[u]) {
+				bad++;
+				continue;
+			}
+			bad += path_parent(t, root, u) != v || path_depth(t, root, u) != k + 1;
+			seen[u] = 1;
+			n++;
+			stack[sp++] = u;
+		}
+	}
+	return bad + (n != t->nodes) + (maxd != path_length(t, root)) +
+	       (path_parent(t, root, root) != -1);
+}
+
+static void test_path_broadcast(void)
+{
+	const char *meshes[] = { "mesh:4x4", "mesh:5x3", "mesh:1x8", "mesh:8x1", "mesh:3x7",
+				 "mesh:2x2", "mesh:8x8" };
+	char err[128];
+
+	for (int d = 1; d <= 10; d++) {
+		struct topology t;
+		int bad = 0;
+
+		topology_init_hypercube(&t, d, err, sizeof(err));
+		for (int root = 0; root < t.nodes; root++)
+			bad += path_spans(&t, root) != 0 || path_length(&t, root) != t.nodes - 1;
+		check(bad == 0, "the path broadcast's links on Q_%d form a Gray-code Hamiltonian path "
+		      "from each of the %d roots", d, t.nodes);
+	}
+	for (unsigned k = 0; k < sizeof(meshes) / sizeof(meshes[0]); k++) {
+		struct topology t;
+		int bad = 0;
+
+		topology_parse(meshes[k], &t, err, sizeof(err));
+		for (int root = 0; root < t.nodes; root++)
+			bad += path_spans(&t, root) != 0;
+		check(bad == 0, "the path broadcast's links on %s form the boustrophedon, both ways from "
+		      "each of the %d roots", meshes[k], t.nodes);
+	}
+	for (int d = 1; d <= 8; d++) {
+		static const int trs[] = { 0, 1, 3 }, lens[] = { 1, 9, 17 };
+		int bad = 0, runs = 0, n = 1 << d;
+		char topo[32];
+
+		snprintf(topo, sizeof(topo), "hypercube:%d", d);
+		for (int ti = 0; ti < 3; ti++)
+			for (int root = 0; root < n; root += 1 + n / 5) {
+				int ts = 1 + 9 * (ti == 1), L = lens[(root + ti) % 3];
+				uint64_t cycles;
+
+				bad += bcast_timing(topo, root, ts, L, trs[ti], root % 2, true, &cycles) != 0 ||
+				       cycles != (uint64_t)(ts + (n - 1) + L - 1 + (n - 1) * trs[ti]);
+				runs++;
+			}
+		check(bad == 0, "path broadcast on Q_%d: every head at t_s + k + T_r*(forwarding routers), "
+		      "exactly t_s + (p-1) + L - 1 + (p-1)*T_r, T_r in {0,1,3} (%d runs)", d, runs);
+	}
+	for (unsigned k = 0; k < sizeof(meshes) / sizeof(meshes[0]) - 1; k++) {
+		struct topology t;
+		int bad = 0, runs = 0;
+
+		topology_parse(meshes[k], &t, err, sizeof(err));
+		for (int root = 0; root < t.nodes; root++) {
+			int tr = root % 3, L = 1 + 8 * (root % 2), ts = 1 + root % 4;
+			int D = path_length(&t, root);
+			uint64_t cycles;
+
+			bad += bcast_timing(meshes[k], root, ts, L, tr, root % 2, true, &cycles) != 0 ||
+			       cycles != (uint64_t)(ts + D + L - 1 + D * tr);
+			runs++;
+		}
+		check(bad == 0, "path broadcast on %s from every root: every head on time, exactly "
+		      "t_s + D + L - 1 + D*T_r (%d runs)", meshes[k], runs);
+	}
+	{
+		/* Jeon & Kim's example size: Q_6, L = 9, t_s = 10. */
+		uint64_t cycles;
+		int bad = bcast_timing("hypercube:6", 0, 10, 9, 0, false, true, &cycles);
+
+		check(bad == 0 && cycles == 81, "path broadcast on Q_6, L = 9, t_s = 10: %llu cycles "
+		      "(10 + 63 + 8 = 81)", (unsigned long long)cycles);
+	}
+}
+
 /* ---- rings and tori (docs/microarchitecture.md section 12) ---- */
 
 static void test_ring_torus_parse(void)
@@ -1203,7 +1315,7 @@ static void test_ring_torus_exact(void)
 					break;
 				for (int a = 0; a < 2; a++)
 					for (int b = 0; b < 2; b++) {
-						bad += bcast_timing(topos[k], root, 3, lens[b], trs[a], flip, &cycles);
+						bad += bcast_timing(topos[k], root, 3, lens[b], trs[a], flip, false, &cycles);
 						if (cycles != (uint64_t)(3 + D + lens[b] - 1 + D * trs[a]))
 							bad++;
 					}
@@ -1336,6 +1448,7 @@ int main(void)
 	test_broadcast_among_unicasts();
 	test_deadlock_watchdog();
 	test_bad_sends();
+	test_path_broadcast();
 	test_checker_oldest_identical_head();
 	test_ring_torus_parse();
 	test_ring_torus_trees();

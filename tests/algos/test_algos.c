@@ -132,14 +132,20 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 		/* Jeon & Kim eq. 2 with n = D: every router on the way forwards. */
 		return ts + D + L - 1 + (long long)D * cfg->replication_cost;
 	}
+	if (!strcmp(name, "hampath")) {
+		/* The path's farther end, D hops along it, behind D forwarding routers. */
+		long long D = path_length(t, root);
+
+		return ts + D + L - 1 + D * cfg->replication_cost;
+	}
 	if (t->kind == TOPO_HYPERCUBE) {
 		if (!strcmp(name, "sbt") || !strcmp(name, "reduce"))
 			return (ts + L) * d;
 		if (!strcmp(name, "hk"))
 			return hk_alpha[d] * ts + hk_beta[d] + hk_alpha[d] * (L - 1);
-		if (!strcmp(name, "irham"))
+		if (!strcmp(name, "irruns"))
 			return (p / 2) * ts + (p - 1) + (L - 1);
-		if (!strcmp(name, "irhamsf"))
+		if (!strcmp(name, "irrunssf"))
 			return (p / 2) * (ts + L - 1) + (p - 1);
 		if (!strcmp(name, "standexch"))
 			return d * (ts + 1 + (p / 2) * (L - 1));
@@ -195,7 +201,7 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 
 static long long expected_messages(const char *name, const struct topology *t, int root, int k)
 {
-	if (!strcmp(name, "pbcast"))
+	if (!strcmp(name, "pbcast") || !strcmp(name, "hampath"))
 		return 1;
 	long long p = t->nodes, r = t->rows, c = t->cols;
 	long long rs = c ? root / c : 0, cs = c ? root % c : 0;
@@ -218,7 +224,7 @@ static long long expected_messages(const char *name, const struct topology *t, i
 		return p * 3 * ilog2(t->rows);
 	if (!strcmp(name, "rowcol"))
 		return p * (t->rows + t->cols - 2);
-	if (!strcmp(name, "irham") || !strcmp(name, "irhamsf"))
+	if (!strcmp(name, "irruns") || !strcmp(name, "irrunssf"))
 		return t->nodes / 2;
 	return t->nodes - 1;
 }
@@ -332,7 +338,7 @@ static const char *hc(int d)
 
 static void test_registry(void)
 {
-	static const char *names[] = { "pbcast", "sbt", "reduce", "hk", "irham", "irhamsf", "direx",
+	static const char *names[] = { "pbcast", "sbt", "reduce", "hk", "hampath", "irruns", "irrunssf", "direx",
 				       "rdmesh", "mstnaive", "mstcf", "rsbcast", "standexch", "rowcol",
 				       "linexch1", "linexch2", "binexch", "quadexch", "quadexchh",
 				       "def", "defap", "sc1d", "sc2d", "irrowcol", "irrowcolct" };
@@ -362,7 +368,7 @@ static void test_supports(void)
 	} bad[] = {
 		{ "mstnaive", "mesh:5x3", 0, false }, { "mstcf", "mesh:4x6", 0, false }, { "sbt", "mesh:4x4", 0, false },
 		{ "reduce", "mesh:2x4", 0, false }, { "hk", "mesh:4x4", 0, false }, { "direx", "mesh:3x4", 0, false },
-		{ "irham", "hypercube:3", 0.2, false }, { "rdmesh", "hypercube:3", 0, false },
+		{ "irruns", "hypercube:3", 0.2, false }, { "rdmesh", "hypercube:3", 0, false },
 		{ "rsbcast", "hypercube:3", 0, false }, { "mstcf", "hypercube:4", 0, false },
 		{ "standexch", "mesh:4x4", 0, false }, { "rowcol", "hypercube:4", 0, false },
 		{ "linexch1", "mesh:2x3", 0, false }, { "linexch2", "hypercube:3", 0, false },
@@ -371,8 +377,8 @@ static void test_supports(void)
 		{ "def", "hypercube:3", 0, false }, { "defap", "hypercube:3", 0, false }, { "sc1d", "hypercube:3", 0, false },
 		{ "sc2d", "hypercube:3", 0, false }, { "irrowcol", "hypercube:3", 0, false },
 		{ "irrowcolct", "mesh:3x3", 0.2, false },
-		{ "irham", "hypercube:3", 0, true }, { "irhamsf", "hypercube:3", 0, true },
-		{ "rsbcast", "mesh:5x3", 0, true },
+		{ "irruns", "hypercube:3", 0, true }, { "irrunssf", "hypercube:3", 0, true },
+		{ "rsbcast", "mesh:5x3", 0, true }, { "sc1d", "mesh:4x4", 0, true },
 	};
 
 	for (size_t k = 0; k < sizeof(bad) / sizeof(bad[0]); k++) {
@@ -471,7 +477,8 @@ static void test_stalls(void)
 		const char *name, *topo;
 	} runs[] = {
 		{ "pbcast", "hypercube:5" }, { "pbcast", "mesh:5x3" }, { "sbt", "hypercube:5" },
-		{ "reduce", "hypercube:5" }, { "hk", "hypercube:6" }, { "irhamsf", "hypercube:4" },
+		{ "reduce", "hypercube:5" }, { "hk", "hypercube:6" }, { "irrunssf", "hypercube:4" },
+		{ "hampath", "hypercube:5" }, { "hampath", "mesh:4x3" },
 		{ "direx", "hypercube:4" }, { "rdmesh", "mesh:5x3" }, { "mstnaive", "mesh:4x4" },
 		{ "mstcf", "mesh:4x4" }, { "rsbcast", "mesh:5x3" }, { "direx", "mesh:4x4" },
 		{ "standexch", "hypercube:4" }, { "rowcol", "mesh:3x4" }, { "linexch1", "mesh:1x6" },
@@ -1034,8 +1041,8 @@ int main(int argc, char **argv)
 	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
 	static const char *meshes[] = { "mesh:4x4", "mesh:5x3", "mesh:8x8", "mesh:1x8", "mesh:2x4",
 					"mesh:8x1", "mesh:3x7", "mesh:1x16" };
-	static const char *hyper_algos[] = { "pbcast", "sbt", "reduce", "hk", "irham", "irhamsf" };
-	static const char *mesh_algos[] = { "pbcast", "rdmesh", "mstnaive", "mstcf", "rsbcast" };
+	static const char *hyper_algos[] = { "pbcast", "sbt", "reduce", "hk", "hampath", "irruns", "irrunssf" };
+	static const char *mesh_algos[] = { "pbcast", "hampath", "rdmesh", "mstnaive", "mstcf", "rsbcast" };
 
 	if (argc > 1 && !strcmp(argv[1], "-q"))
 		verbose = false;
@@ -1080,6 +1087,9 @@ int main(int argc, char **argv)
 
 		exact_run("hk", hc(6), 5, 17, 3, &o);
 		exact_run("sbt", hc(5), 5, 17, 3, &o);
+		/* ... and the path broadcast pays it at every router that forwards it. */
+		exact_run("hampath", hc(6), 10, 9, 0, &o);
+		exact_run("hampath", "mesh:5x3", 5, 17, 7, &o);
 		exact_run("direx", hc(4), 5, 17, 0, &o);
 		exact_run("rsbcast", "mesh:5x3", 5, 17, 4, &o);
 	}
@@ -1090,8 +1100,8 @@ int main(int argc, char **argv)
 	 */
 	for (int f = 1; f < 4; f++) {
 		struct opts o = { .flip_route = f & 1, .flip_tree = f & 2 };
-		static const char *hyper[] = { "pbcast", "sbt", "reduce", "hk", "direx" };
-		static const char *mesh[] = { "pbcast", "rdmesh", "mstcf" };
+		static const char *hyper[] = { "pbcast", "hampath", "sbt", "reduce", "hk", "direx" };
+		static const char *mesh[] = { "pbcast", "hampath", "rdmesh", "mstcf" };
 
 		for (size_t a = 0; a < sizeof(hyper) / sizeof(hyper[0]); a++)
 			for (int d = 1; d <= (strcmp(hyper[a], "direx") ? 10 : 5); d++)
@@ -1110,7 +1120,7 @@ int main(int argc, char **argv)
 		exact_run("hk", hc(d), 5, 17, (1 << d) / 3, &o);
 	}
 
-	/* Hypercube algorithms, d = 1..8 (irham up to 8, hk also 9..12 below). */
+	/* Hypercube algorithms, d = 1..8 (irruns up to 8, hk also 9..12 below). */
 	for (size_t a = 0; a < sizeof(hyper_algos) / sizeof(hyper_algos[0]); a++)
 		for (int d = 1; d <= 8; d++) {
 			int n = 1 << d, roots[] = { 0, n - 1, (5 * n / 7) % n };
@@ -1168,7 +1178,9 @@ int main(int argc, char **argv)
 		exact_run("pbcast", hc(6), 1, 64, 5, &o2);
 		exact_run("pbcast", "mesh:5x3", 1, 64, 7, &o2);
 		exact_run("hk", hc(7), 1, 64, 5, &o2);
-		exact_run("irham", hc(5), 1, 64, 5, &o2);
+		exact_run("irruns", hc(5), 1, 64, 5, &o2);
+		exact_run("hampath", hc(5), 1, 64, 5, &o2);
+		exact_run("hampath", "mesh:3x7", 1, 64, 10, &o2);
 		exact_run("direx", hc(4), 1, 64, 0, &o2);
 		exact_run("rsbcast", "mesh:3x7", 1, 64, 10, &o2);
 		exact_run("reduce", hc(6), 3, 40, 17, &w62);
