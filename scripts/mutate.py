@@ -94,15 +94,17 @@ REGRESSION = {
         traffic("hypercube:4", "--rate", "0.6", seed=4),
         algo("hypercube:4", "pbcast", 9, 5),
         algo("hypercube:4", "hk", 5, 3),
-        algo("hypercube:4", "irham", 5, 6),
+        algo("hypercube:4", "irruns", 5, 6),
         algo("hypercube:4", "direx", 3, 0),
         algo("hypercube:4", "aabbcast", 3, 0),
+        algo("hypercube:4", "hampath", 3, 9),
         traffic("hypercube:4", "--flits", "1-2", "--rate", "0.8", seed=5),
     ], [
         traffic("mesh:3x3"),
         traffic("mesh:3x3", "--rate", "0.6", seed=3),
         algo("mesh:3x3", "pbcast", 9, 4),
         algo("mesh:3x3", "irrowcol", 5, 7),
+        algo("mesh:3x3", "hampath", 3, 4),
         traffic("mesh:3x3", "--flits", "1-2", "--rate", "0.8", seed=6),
     ], [
         traffic("hypercube:4", "--one-port", "--ir-fraction", "0"),

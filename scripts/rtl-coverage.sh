@@ -66,7 +66,7 @@ if [ $quick = 1 ]; then
       --b-fraction 0.05 --sink-stall 0.3 --startup 1 --injection random --seed 1
 else
   # Every algorithm on the networks it runs on (one-port algorithms on one-port builds).
-  for algo in pbcast hk irham irhamsf direx aabflood aabbcast; do
+  for algo in pbcast hk irruns irrunssf hampath direx aabflood aabbcast; do
     run run --topology hypercube:4 --algorithm "$algo" --flits 5 --root 5 --startup 3
   done
   run run --topology hypercube:4 --algorithm pbcast --flits 9 --replication-cost 2
@@ -75,7 +75,7 @@ else
   for algo in sbt reduce standexch aabdimex; do
     run run --topology hypercube:4 --algorithm "$algo" --flits 5 --startup 3
   done
-  for algo in pbcast irrowcol irrowcolct defap rowcol binexch quadexch direx aabbcast; do
+  for algo in pbcast irrowcol irrowcolct hampath defap rowcol binexch quadexch direx aabbcast; do
     run run --topology mesh:4x4 --algorithm "$algo" --flits 5 --root 3 --startup 3
   done
   run run --topology mesh:4x4 --algorithm defap --flits 5 --root 0 --startup 3
