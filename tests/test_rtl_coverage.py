@@ -62,7 +62,7 @@ executed = [
     ("wc_fifo.v", r"count_q <= count_q \+ 1'b1"),
     ("wc_fifo.v", r"mem_q\[wr_ptr_q\] <= data_i"),
     ("wc_route.v", r"low\s+= x & \(~x \+ 1'b1\)"),
-    ("wc_route.v", r"links = b_links"),
+    ("wc_route.v", r"b_links = b_tree;"),
     ("wc_router.v", r"move\[mi\]\s+= 1'b1"),
     ("wc_router.v", r"route_d\[mi\*NOut \+: NOut\] = \{NOut\{1'b0\}\}"),
 ]
