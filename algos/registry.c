@@ -16,6 +16,8 @@ extern const struct algorithm algo_def, algo_defap, algo_sc1d, algo_sc2d, algo_i
 /* All-to-all broadcast (docs/algorithms.md#all-to-all-broadcast-gossip). */
 extern const struct algorithm algo_aabdimex, algo_aabflood, algo_aabmeshxy, algo_aabmeshyx,
 	algo_aabbcast, algo_aabbcastnaive;
+/* Rings (docs/microarchitecture.md section 12). */
+extern const struct algorithm algo_rdring, algo_rdringnf;
 
 const struct algorithm *const algorithms[] = {
 	&algo_pbcast,
@@ -26,6 +28,8 @@ const struct algorithm *const algorithms[] = {
 	&algo_irruns,
 	&algo_irrunssf,
 	&algo_rdmesh,
+	&algo_rdring,
+	&algo_rdringnf,
 	&algo_mstnaive,
 	&algo_mstcf,
 	&algo_rsbcast,

@@ -14,6 +14,8 @@
 #include <string>
 #include <vector>
 
+#include "rtl_cache.h"
+#include "rtl_config.h"
 #include "rtl_network.h"
 
 extern "C" {
@@ -104,19 +106,35 @@ public:
 
     int step(uint64_t cycle)
     {
-        if (model_) network_step(model_, cycle);
+        if (model_) {
+            network_step(model_, cycle);
+            // Debug builds: the model broke one of its invariants (router_sanity.h).
+            if (network_sanity_error(model_)[0]) {
+                stop_reason_ = network_sanity_error(model_);
+                return -1;
+            }
+        }
         rtl_->clock();
         Slot& slot = history_[next_slot_];
         slot.cycle = cycle + 1;
         rtl_->read_registers(slot.rtl);
         collect_rtl_outputs(slot.rtl);
-        if (!cosim_) return 0;
+        const bool asserted = rtl_->assertion_failed();
+        if (asserted)
+            stop_reason_ = "RTL assertion failed in cycle " + std::to_string(cycle) +
+                           " (Verilator's %Error line on stderr names it)";
+        if (!cosim_) return asserted ? -1 : 0;
         if (compare_all_)
             compare_all(slot);
         else
             compare(slot.model, slot.rtl, slot.cycle);
         next_slot_ = (next_slot_ + 1) % history_.size();
         if (history_used_ < history_.size()) ++history_used_;
+        // A failed assertion stops the run at once, with the window up to this cycle.
+        if (asserted) {
+            write_window();
+            return -1;
+        }
         // After the first difference, run a few more cycles into the window, then stop.
         if (mismatches_ && cycle + 1 >= stop_at_) {
             write_window();
@@ -138,6 +156,7 @@ public:
     }
 
     int outputs_valid() const { return outputs_valid_; }
+    const char* stop_reason() const { return stop_reason_.c_str(); }
     uint64_t link_moves() const { return link_moves_; }
     uint64_t conflict_cycles() const { return network_conflict_cycles(model_); }
 
@@ -453,6 +472,7 @@ private:
     bool window_tried_ = false, window_written_ = false;
     int window_error_ = 0;
     std::string first_;
+    std::string stop_reason_;  // why step() stopped the run, if sim_error() should say it
 };
 
 Engine* self(void* e) { return static_cast<Engine*>(e); }
@@ -465,15 +485,48 @@ int op_inj_credits(void* e, const channel_event** l) { return self(e)->inj_credi
 int op_outputs_valid(void* e) { return self(e)->outputs_valid(); }
 uint64_t op_link_moves(void* e) { return self(e)->link_moves(); }
 uint64_t op_conflicts(void* e) { return self(e)->conflict_cycles(); }
+const char* op_stop_reason(void* e) { return self(e)->stop_reason(); }
 int op_router_state(void* e, int node, struct router_state* s) { return self(e)->router_state(node, s); }
 
 // The RTL alone cannot see its arbiters: no conflict count (null in the reports).  The
 // cosimulation counts them in its model.
 const engine_ops rtl_ops = {"rtl", op_inject, op_credit, op_step, op_ejections, op_inj_credits,
-                            op_outputs_valid, op_router_state, op_link_moves, nullptr};
+                            op_outputs_valid, op_router_state, op_link_moves, nullptr,
+                            op_stop_reason};
 const engine_ops cosim_ops = {"cosim", op_inject, op_credit, op_step, op_ejections,
                               op_inj_credits, op_outputs_valid, op_router_state, op_link_moves,
-                              op_conflicts};
+                              op_conflicts, op_stop_reason};
+
+// The RTL network of the run: its build from the cache (built now if it is not there),
+// then the network from the build's plugin.  nullptr with err; *bad_input if the request
+// is wrong rather than the build.
+std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const RtlChoice& choice,
+                                             bool* bad_input, std::string& err)
+{
+    // SystemC elaborates once per process: modules can be built only until the first
+    // sc_start(), and the kernel cannot be restarted.
+    static std::string systemc_built;
+    RtlBuild b;
+    *bad_input = true;
+    if (!rtl_build_for(cfg, choice, b, err)) return nullptr;
+    if (choice.systemc && !systemc_built.empty()) {
+        err = "SystemC elaborates once per process: this one already ran " + systemc_built +
+              "; one network per process with --engine systemc";
+        return nullptr;
+    }
+    const RtlPluginInfo* plugin = rtl_cache_plugin(b, cfg.stop, bad_input, err);
+    if (!plugin) return nullptr;
+    *bad_input = false;
+    if (choice.systemc) systemc_built = b.description;
+    try {
+        return std::unique_ptr<RtlNetwork>(plugin->make(&cfg));
+    } catch (const std::exception& x) {
+        err = "the RTL of " + b.description + " could not be set up: " + x.what();
+    } catch (...) {
+        err = "the RTL of " + b.description + " could not be set up";
+    }
+    return nullptr;
+}
 
 }  // namespace
 
@@ -483,11 +536,10 @@ extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const 
     RtlChoice choice;
     std::string why;
     choice.network_top = o->network_top != 0;
+    choice.systemc = o->systemc != 0;
     choice.inject_bug = o->inject_bug;
-    *bad_input = false;
-    std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, why);
+    std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, bad_input, why);
     if (!rtl) {
-        *bad_input = true;
         snprintf(err, errlen, "%s", why.c_str());
         return -1;
     }
@@ -526,10 +578,4 @@ extern "C" void rtl_engine_destroy(engine* e)
 {
     delete self(e->impl);
     e->impl = nullptr;
-}
-
-extern "C" const char* rtl_engine_configurations(void)
-{
-    static std::string list = rtl_configurations();
-    return list.c_str();
 }

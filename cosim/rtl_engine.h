@@ -36,6 +36,7 @@ struct rtl_engine_options {
 	int compare_outputs;		/* cosim: 1 compares the output and credit registers
 					 * only; 0 every register of section 6 */
 	int network_top;		/* 1: the generate-loop top instead of the router array */
+	int systemc;			/* 1: the network top under the SystemC kernel */
 	int inject_bug;			/* 0: the correct RTL */
 	FILE *vcd;			/* Verilator's trace of the RTL goes here, or NULL */
 	FILE *mismatch_vcd;		/* the window around a mismatch goes here, or NULL */
@@ -53,8 +54,11 @@ struct rtl_engine_report {
 };
 
 /*
- * 0, or -1 with one line in err; *bad_input is set when the configuration asked for
- * is not built (the line says which command builds it).
+ * 0, or -1 with one line in err (the output of a tool that failed to build the RTL
+ * is on stderr already); *bad_input is set when the request is wrong (a value the
+ * RTL does not have, a second SystemC network), not the build or the run.  The RTL
+ * of the configuration comes from the cache of builds, built first if needed
+ * (rtl_cache.h).
  */
 int rtl_engine_create(struct engine *e, const struct sim_config *cfg,
 		      const struct rtl_engine_options *o, bool *bad_input, char *err, size_t errlen);
@@ -65,8 +69,6 @@ void rtl_engine_finish(struct engine *e, struct rtl_engine_report *r);
 /* The C model inside a cosim engine (NULL for the RTL engine). */
 struct network *rtl_engine_model(const struct engine *e);
 void rtl_engine_destroy(struct engine *e);
-/* The RTL configurations this build has, one per line. */
-const char *rtl_engine_configurations(void);
 
 #ifdef __cplusplus
 }

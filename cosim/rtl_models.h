@@ -136,6 +136,7 @@ public:
     {
         const topology& t = shape_.topo;
         context_.traceEverOn(true);
+        context_.fatalOnError(false);  // a failed assertion stops the run, not the process
         for (int v = 0; v < t.nodes; ++v) {
             std::string name = "gen_node[" + std::to_string(v) + "]";
             routers_.emplace_back(new VRouter(&context_, name.c_str()));
@@ -203,6 +204,9 @@ public:
         for (auto& r : routers_) {
             r->clk_i = 1;
             r->eval();
+            // After a failed assertion the run ends with this cycle: the routers after
+            // this one are not clocked, so only the first one's failures are printed.
+            if (context_.gotError()) break;
         }
         if (trace) trace->dump(static_cast<uint64_t>(cycle_) * 10 + 5);
         for (auto& r : routers_) {
@@ -253,6 +257,8 @@ public:
         });
     }
 
+    bool assertion_failed() const override { return context_.gotError(); }
+
     const char* kind() const override { return "router array"; }
 
 private:
@@ -277,6 +283,7 @@ public:
     explicit NetworkTop(const struct sim_config& cfg) : shape_(cfg)
     {
         context_.traceEverOn(true);  // before the model is built
+        context_.fatalOnError(false);  // a failed assertion stops the run, not the process
         top_.reset(new VTop(&context_, "TOP"));
         reset(*top_);
     }
@@ -347,6 +354,8 @@ public:
         const topology& t = shape_.topo;
         return io_.read(context_, shape_, node, s, [&t](int v) { return top_router_scope(t, v); });
     }
+
+    bool assertion_failed() const override { return context_.gotError(); }
 
     const char* kind() const override { return "network top"; }
 

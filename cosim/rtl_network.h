@@ -10,7 +10,9 @@
 //
 // One cycle: set_inject() / set_ej_credit() drive the NI-side inputs of this cycle
 // (anything not driven is 0), then clock() is the rising edge; afterwards
-// read_registers() returns the registers' values for the next cycle.
+// read_registers() returns the registers' values for the next cycle.  The RTL is built
+// with its assertions (--assert): a failed one does not abort the process (the context's
+// fatalOnError is off) but sets assertion_failed(), and the engine stops the run.
 #ifndef WORMCAST_RTL_NETWORK_H
 #define WORMCAST_RTL_NETWORK_H
 
@@ -52,6 +54,9 @@ public:
     virtual void set_inject(int node, int channel, uint64_t flit) = 0;
     virtual void set_ej_credit(int node, int channel) = 0;
     virtual void clock() = 0;
+    // An assertion of the RTL (rtl/wc_assert.vh) failed in a clock() so far; Verilator
+    // printed which on stderr.
+    virtual bool assertion_failed() const = 0;
     // Every router's output registers (ports 0..P-1 links, P.. ejection channels) and
     // credit registers (0..P-1 links, P.. injection channels); s was resized by the caller.
     virtual void read_registers(RegisterSnapshot& s) const = 0;
@@ -70,30 +75,8 @@ public:
 
 struct RtlChoice {
     bool network_top = false;  // the generate-loop top instead of the router array
+    bool systemc = false;      // the network top under the SystemC kernel (SystemCNetwork)
     int inject_bug = 0;        // 0: the correct RTL
 };
-
-// The order part of a configuration name (cosim/CMakeLists.txt): "_rd" for descending
-// routes, "_ta" / "_td" for a tree order other than the topology's default; "" for the
-// defaults.
-inline std::string rtl_order_suffix(const topology& t)
-{
-    topology d = t;
-    char err[64];
-    if (t.kind == TOPO_HYPERCUBE)
-        topology_init_hypercube(&d, t.dim, err, sizeof(err));
-    else
-        topology_init_mesh(&d, t.rows, t.cols, err, sizeof(err));
-    std::string s;
-    if (t.route_order != d.route_order) s += t.route_order == ORDER_DESCENDING ? "_rd" : "_ra";
-    if (t.tree_order != d.tree_order) s += t.tree_order == ORDER_DESCENDING ? "_td" : "_ta";
-    return s;
-}
-
-// The RTL for this configuration, or nullptr with a reason in err.
-std::unique_ptr<RtlNetwork> make_rtl_network(const struct sim_config& cfg, const RtlChoice& choice,
-                                             std::string& err);
-// The configurations this build has, one per line ("hypercube:4 all-port depth 4 ...").
-std::string rtl_configurations();
 
 #endif

@@ -15,7 +15,7 @@
 // model refuses a coarser one), so the VCD counts 10,000 units per cycle.
 //
 // SystemC elaborates once per process: modules can be built only before the first
-// sc_start().  One SystemCNetwork per process (see rtl_configs_sc.cpp).
+// sc_start().  One SystemCNetwork per process (see rtl_plugin.cpp).
 #ifndef WORMCAST_SYSTEMC_NETWORK_H
 #define WORMCAST_SYSTEMC_NETWORK_H
 
@@ -46,6 +46,8 @@ public:
     explicit SystemCNetwork(const struct sim_config& cfg) : shape_(cfg)
     {
         Verilated::traceEverOn(true);  // before the model is built
+        // A failed assertion stops the run, not the process.
+        Verilated::threadContextp()->fatalOnError(false);
         top_.reset(new VTopSc("TOP"));
         top_->clk_i(clk_);
         top_->rst_ni(rst_);
@@ -135,6 +137,8 @@ public:
         return io_.read(*Verilated::threadContextp(), shape_, node, s,
                         [&t](int v) { return top_router_scope(t, v); });
     }
+
+    bool assertion_failed() const override { return Verilated::threadContextp()->gotError(); }
 
     const char* kind() const override { return "SystemC network top"; }
 

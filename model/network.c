@@ -13,8 +13,11 @@
  */
 #include "network.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "router_sanity.h"
 
 struct network {
 	struct router_params params;
@@ -48,6 +51,7 @@ struct network {
 	uint64_t link_moves;
 	uint64_t conflict_cycles;
 	int last_moves;
+	char sanity_error[320];	/* debug builds: the first broken invariant, or "" */
 };
 
 /* Put router r (node v) on the work list of cycle n->cycle. */
@@ -288,6 +292,21 @@ void network_step(struct network *n, uint64_t cycle)
 	n->last_moves = moves;
 	if (conflict)
 		n->conflict_cycles++;
+#ifdef WORMCAST_DEBUG
+	/* The invariants of the routers just evaluated and of their links. */
+	if (!n->sanity_error[0]) {
+		char why[256];
+
+		if (network_sanity(n, list, count, why, sizeof(why)))
+			snprintf(n->sanity_error, sizeof(n->sanity_error), "cycle %llu: %s",
+				 (unsigned long long)cycle, why);
+	}
+#endif
+}
+
+const char *network_sanity_error(const struct network *n)
+{
+	return n->sanity_error;
 }
 
 int network_ejections(const struct network *n, const struct channel_event **list)

@@ -50,6 +50,13 @@ void network_return_credit(struct network *n, int node, int channel);
 /* Evaluate and commit every router: the clock edge. */
 void network_step(struct network *n, uint64_t cycle);
 
+/*
+ * Debug builds (WORMCAST_DEBUG) check the invariants of router_sanity.h after every
+ * step: the first that failed ("cycle N: router_sanity: node V: ..."), or "".  Always
+ * "" in a release build.
+ */
+const char *network_sanity_error(const struct network *n);
+
 /* NI-facing outputs valid after the last step (valid until the next step). */
 int network_ejections(const struct network *n, const struct channel_event **list);
 int network_inj_credits(const struct network *n, const struct channel_event **list);

@@ -120,8 +120,14 @@ static void me_credit(void *e, int node, int ch) { network_return_credit(e, node
 static int me_step(void *e, uint64_t cycle)
 {
 	network_step(e, cycle);
+#ifdef WORMCAST_DEBUG
+	if (network_sanity_error(e)[0])
+		return -1;	/* a broken invariant (router_sanity.h) */
+#endif
 	return 0;
 }
+
+static const char *me_stop_reason(void *e) { return network_sanity_error(e); }
 
 static int me_ejections(void *e, const struct channel_event **l) { return network_ejections(e, l); }
 static int me_inj_credits(void *e, const struct channel_event **l) { return network_inj_credits(e, l); }
@@ -146,6 +152,7 @@ static const struct engine_ops model_ops = {
 	.router_state = me_router_state,
 	.link_moves = me_link_moves,
 	.conflict_cycles = me_conflicts,
+	.stop_reason = me_stop_reason,
 };
 
 int model_engine_create(struct engine *e, const struct router_params *p)
@@ -471,6 +478,10 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 
 	/* 3. Clock edge. */
 	if (e->ops->step(e->impl, s->now)) {
+		const char *why = e->ops->stop_reason ? e->ops->stop_reason(e->impl) : "";
+
+		if (why[0])
+			set_error(s, "%s", why);
 		stop(s, SIM_ENGINE_STOPPED);
 		return s->status;
 	}

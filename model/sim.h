@@ -143,6 +143,11 @@ struct engine_ops {
 	/* Cycles in which some head waited for an output held by another message;
 	 * NULL if the engine cannot see its arbiters (the RTL alone). */
 	uint64_t (*conflict_cycles)(void *e);
+	/*
+	 * Optional: why step() returned -1, one line for sim_error() (an RTL assertion
+	 * that failed), or "" when the engine reports it elsewhere (a cosim mismatch).
+	 */
+	const char *(*stop_reason)(void *e);
 };
 
 struct engine {

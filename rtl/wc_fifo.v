@@ -24,6 +24,10 @@
 //   nonempty_o  count > 0 (a function of the registers only).
 //   full_o      count == Depth (a function of the registers only).
 //   head_o      the oldest entry; meaningful only while nonempty_o is 1.
+//
+// Assertions (rtl/wc_assert.vh): no push while full, no pop while empty, count <= Depth.
+`include "wc_assert.vh"
+
 module wc_fifo #(
   parameter integer Depth = 4,  // number of entries (flits), >= 2
   parameter integer Width = 34  // bits per entry (flit width)
@@ -88,5 +92,48 @@ module wc_fifo #(
       mem_q[wr_ptr_q] <= data_i;
     end
   end
+
+  `WC_ASSERT(push_not_full, !(push_i && full_o), "push into a full FIFO")
+  `WC_ASSERT(pop_not_empty, !(pop_i && !nonempty_o), "pop from an empty FIFO")
+  // (Only where the counter can hold more than Depth at all.)
+  if ((1 << CntW) - 1 > Depth) begin : gen_assert_count
+    `WC_ASSERT(count_in_range, count_q <= CntFull, "FIFO count above Depth")
+  end
+
+`ifdef FORMAL
+`include "wc_formal.vh"
+  // Formal properties (scripts/prove.sh, docs/verification.md "Formal proofs"): the
+  // count stays in range and the pointers agree with it; no pop from an empty FIFO, no
+  // push into a full one; the reset state of section 6 in the first cycle after reset.
+  localparam integer PtrSumW = PtrW + CntW + 1;
+  localparam [PtrSumW-1:0] FDepth = Depth[PtrSumW-1:0];
+  wire [PtrSumW-1:0] f_rd_plus_count = {{(PtrSumW - PtrW){1'b0}}, rd_ptr_q} +
+                                       {{(PtrSumW - CntW){1'b0}}, count_q};
+  wire [PtrSumW-1:0] f_wr_expected   = f_rd_plus_count % FDepth;
+  wire               f_count_bad;
+  if ((1 << CntW) - 1 > Depth) begin : gen_f_count
+    assign f_count_bad = (count_q > CntFull);
+  end else begin : gen_f_count_full_range
+    assign f_count_bad = 1'b0;
+  end
+  reg f_run_q;  // a cycle after reset has passed
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_run_q <= 1'b0;
+    end else begin
+      f_run_q <= 1'b1;
+    end
+  end
+  always @(`WC_FORMAL_EDGE) begin
+    if (rst_ni) begin
+      p_fifo_count_range:  assert (!f_count_bad);
+      p_fifo_ptrs_agree:   assert ({{(PtrSumW - PtrW){1'b0}}, wr_ptr_q} == f_wr_expected);
+      p_fifo_no_underflow: assert (!(pop_i && !nonempty_o));
+      p_fifo_no_overflow:  assert (!(push_i && full_o));
+      p_fifo_reset:        assert (f_run_q || (count_q == {CntW{1'b0}} &&
+                                   rd_ptr_q == {PtrW{1'b0}} && wr_ptr_q == {PtrW{1'b0}}));
+    end
+  end
+`endif
 
 endmodule

@@ -44,12 +44,13 @@
 // flits, which are most of what passes an input.
 //
 // Ports:
-//   node_id_i  this router's node index T (12 bits; an input rather than a parameter so
-//              that one router module serves every node).
+//   node_id_i  this router's node index T (`WC_FLIT_ADDR_BITS = 12 bits; an input rather
+//              than a parameter so that one router module serves every node).
 //   in_port_i  index i of the input port (0..NIn-1; NIn <= 24 so 5 bits suffice).
-//   flit_lo_i  bits [15:0] of the head-of-line flit of that input: the kind [1:0] and,
-//              for a head, the header fields that route: type, ir, address (section 4).
-//              The rest of the flit never influences routing.
+//   flit_lo_i  bits [`WC_FLIT_ROUTE_BITS-1:0] = [15:0] of the head-of-line flit of that
+//              input: the kind and, for a head, the header fields that route: type, ir,
+//              address (section 4; the layout is rtl/wc_defs.vh). The rest of the flit
+//              never influences routing.
 //   route_o    the NOut-bit output mask.
 //
 // InjectBug (deliberate faults for the cosimulation's self-test, 0 = correct):
@@ -62,6 +63,8 @@
 //   13: the path broadcast's position on its path is wrong: on the hypercube x itself
 //      (no Gray decoding), on the mesh every row taken as even (eastwards).
 //   Other values do not affect this module.
+`include "wc_defs.vh"
+
 module wc_route #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
@@ -73,9 +76,9 @@ module wc_route #(
   parameter integer TreeOrder    = (Topology == 0) ? 1 : 0,
   parameter integer InjectBug    = 0   // deliberate fault, see above; 0 = correct
 ) (
-  input  [11:0]                                                  node_id_i,
+  input  [`WC_FLIT_ADDR_BITS-1:0]                                node_id_i,
   input  [4:0]                                                   in_port_i,
-  input  [15:0]                                                  flit_lo_i,
+  input  [`WC_FLIT_ROUTE_BITS-1:0]                               flit_lo_i,
   output [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
           + ((AllPort != 0) ? 0 : 1) - 1:0]                      route_o
 );
@@ -88,13 +91,13 @@ module wc_route #(
   localparam integer RouteDesc = (InjectBug == 1) ? 1 - RouteOrder : RouteOrder;
   localparam integer TreeDesc  = (InjectBug == 12) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
 
-  // Header fields (section 4).
-  wire        is_head = flit_lo_i[0];
-  wire        hdr_b   = flit_lo_i[2];   // 0 = R, 1 = B
-  wire        hdr_ir  = flit_lo_i[3];
-  wire [11:0] addr    = flit_lo_i[15:4];
+  // Header fields (section 4, rtl/wc_defs.vh).
+  wire        is_head = flit_lo_i[`WC_FLIT_HEAD_BIT];
+  wire        hdr_b   = flit_lo_i[`WC_FLIT_TYPE_BIT];  // `WC_HDR_TYPE_B (1) = B, else R
+  wire        hdr_ir  = flit_lo_i[`WC_FLIT_IR_BIT];
+  wire [`WC_FLIT_ADDR_BITS-1:0] addr = flit_lo_i[`WC_FLIT_ADDR_MSB:`WC_FLIT_ADDR_LSB];
   // The tail bit does not influence routing.
-  wire unused_tail_bit = flit_lo_i[1];
+  wire unused_tail_bit = flit_lo_i[`WC_FLIT_TAIL_BIT];
 
   // ej(i) as a mask over the E ejection outputs; zero for an injection input.
   wire         is_link = (in_port_i < PortP);

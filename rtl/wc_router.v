@@ -94,6 +94,10 @@
 //   13 the path broadcast (B with ir) takes a wrong position on its path (wc_route: on the
 //      hypercube no Gray decoding, on the mesh every row eastwards), so it leaves the
 //      Hamiltonian path; no effect on other messages.
+
+`include "wc_assert.vh"
+`include "wc_defs.vh"
+
 module wc_router #(
   parameter integer Topology     = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
   parameter integer Dim          = 3,  // hypercube dimension (Topology 0), 1..12
@@ -111,7 +115,7 @@ module wc_router #(
 ) (
   input                                                   clk_i,
   input                                                   rst_ni,
-  input  [11:0]                                           node_id_i,
+  input  [`WC_FLIT_ADDR_BITS-1:0]                         node_id_i,
   // Link inputs.
   input  [((Topology == 0) ? Dim : 4)-1:0]                link_valid_i,
   input  [((Topology == 0) ? Dim : 4)*(PayloadWidth+2)-1:0] link_flit_i,
@@ -226,7 +230,7 @@ module wc_router #(
       wire [FW-1:0]   in_flit;
       wire            nonempty;
       wire [FW-1:0]   head;
-      wire [15:0]     hol_lo;  // hol_flit[15:0]: the kind and the routing fields
+      wire [`WC_FLIT_ROUTE_BITS-1:0] hol_lo;  // the kind and the routing fields of hol_flit
       wire [NOut-1:0] route_raw;
 
       // The input's own slice of the link or injection port.
@@ -263,9 +267,10 @@ module wc_router #(
 
       // Step 1, flit part. Only the low bits are needed before the clock edge (route,
       // tail); the whole flit is selected at the output register (step 7 below).
-      assign hol_lo       = nonempty ? head[15:0] : in_flit[15:0];
-      assign hol_tail[gi] = hol_lo[1];
-      assign hol_b[gi]    = hol_lo[2];
+      assign hol_lo       = nonempty ? head[`WC_FLIT_ROUTE_BITS-1:0]
+                                     : in_flit[`WC_FLIT_ROUTE_BITS-1:0];
+      assign hol_tail[gi] = hol_lo[`WC_FLIT_TAIL_BIT];
+      assign hol_b[gi]    = hol_lo[`WC_FLIT_TYPE_BIT];  // `WC_HDR_TYPE_B (1) = B
 
       wc_route #(
         .Topology     (Topology),
@@ -399,6 +404,10 @@ module wc_router #(
 
   // Steps 5 and 12: the replication hold. hold[i]: input i may not move this cycle.
   wire [NIn-1:0] hold;
+`ifdef FORMAL
+`include "wc_formal.vh"
+  wire [NIn-1:0] f_hold_bad;  // hold_q[i] out of its range (the properties at the end)
+`endif
   generate
     if (ReplicationCost > 0) begin : gen_hold
       localparam integer HoldW = $clog2(ReplicationCost + 1);
@@ -422,9 +431,18 @@ module wc_router #(
           end
         end
         assign hold[gh] = charge | counting;
+`ifdef FORMAL
+        // Section 6: hold_q is 0..T_r-1.
+        localparam integer     FHoldMaxI = ReplicationCost - 1;
+        localparam [HoldW-1:0] FHoldMax  = FHoldMaxI[HoldW-1:0];
+        assign f_hold_bad[gh] = (hold_q > FHoldMax);
+`endif
       end
     end else begin : gen_no_hold
       assign hold = {NIn{1'b0}};
+`ifdef FORMAL
+      assign f_hold_bad = {NIn{1'b0}};
+`endif
       // Without a replication cost the header type plays no part here.
       wire unused_hol_b = ^hol_b;
     end
@@ -563,6 +581,135 @@ module wc_router #(
     end
   end
 
+`ifdef FORMAL
+  // ---------------------------------------------------------------------------
+  // Formal properties of the router's own state (scripts/prove.sh proves them with the
+  // harness formal/wc_router_formal.v, which constrains the inputs to the handshake of
+  // section 5 and checks the end-to-end properties; docs/verification.md "Formal
+  // proofs"). Plain immediate assertions in clocked blocks: Yosys (read_verilog -formal)
+  // and Verilator (--assert) both take them.
+  // ---------------------------------------------------------------------------
+  localparam [CredW-1:0] FCredDepth = BufferDepth[CredW-1:0];
+  localparam integer     FWaitW     = $clog2(NIn + 1) + 1;
+  localparam [FWaitW-1:0] FWaitMax  = NIn[FWaitW-1:0];
+  localparam integer     FNInM1     = NIn - 1;
+  localparam [RrW-1:0]   FRrLast    = FNInM1[RrW-1:0];
+
+  // Per port, a bit per property that fails (a label inside a generate loop would not
+  // be unique in Yosys).
+  reg  [NOut-1:0] f_owned, f_owned_twice, f_cred_bad;
+  reg  [NIn-1:0]  f_route_impossible, f_arrival_full;
+  integer         fi, fo;
+  always @* begin
+    f_owned       = {NOut{1'b0}};
+    f_owned_twice = {NOut{1'b0}};
+    f_route_impossible = {NIn{1'b0}};
+    for (fi = 0; fi < NIn; fi = fi + 1) begin
+      f_owned_twice = f_owned_twice | (f_owned & route_q[fi*NOut +: NOut]);
+      f_owned       = f_owned | route_q[fi*NOut +: NOut];
+      f_route_impossible[fi] = ((route_q[fi*NOut +: NOut] & ~poss_mask(fi)) != {NOut{1'b0}});
+    end
+    for (fo = 0; fo < NOut; fo = fo + 1) begin
+      // (Only where the counter can hold more than BufferDepth at all.)
+      f_cred_bad[fo] = ((1 << CredW) - 1 > BufferDepth) &&
+                       ({1'b0, credits_q[fo*CredW +: CredW]} > {1'b0, FCredDepth});
+    end
+    f_arrival_full = in_valid & ~(~fifo_nonempty & move) & fifo_full;
+  end
+
+  // Bounded wait (step 4): a head whose outputs are all free of messages in progress
+  // is granted within NIn cycles, when the rotation gives its input the first place.
+  reg [NIn*FWaitW-1:0] f_wait_q;
+  reg [NIn-1:0]        f_wait_bad;
+  integer              fw;
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_wait_q <= {NIn*FWaitW{1'b0}};
+    end else begin
+      for (fw = 0; fw < NIn; fw = fw + 1) begin
+        if (req[fw*NOut +: NOut] != {NOut{1'b0}} && !grant[fw] &&
+            (req[fw*NOut +: NOut] & held) == {NOut{1'b0}}) begin
+          if (f_wait_q[fw*FWaitW +: FWaitW] != {FWaitW{1'b1}}) begin
+            f_wait_q[fw*FWaitW +: FWaitW] <= f_wait_q[fw*FWaitW +: FWaitW] + 1'b1;
+          end
+        end else begin
+          f_wait_q[fw*FWaitW +: FWaitW] <= {FWaitW{1'b0}};
+        end
+      end
+    end
+  end
+  always @* begin
+    for (fw = 0; fw < NIn; fw = fw + 1) begin
+      f_wait_bad[fw] = (f_wait_q[fw*FWaitW +: FWaitW] >= FWaitMax);
+    end
+  end
+
+  // The mesh ports without a neighbour (section 2): their input never holds a flit,
+  // their output never sends and keeps all its credits.
+  wire [3:0] f_missing;
+  generate
+    if (Topology == 1) begin : gen_f_border
+      localparam [11:0] FColsW   = Cols[11:0];
+      localparam integer FRowsM1 = Rows - 1;
+      localparam integer FColsM1 = Cols - 1;
+      wire [11:0] f_r = node_id_i / FColsW;
+      wire [11:0] f_c = node_id_i % FColsW;
+      assign f_missing = {f_r == FRowsM1[11:0], f_r == 12'd0, f_c == 12'd0,
+                          f_c == FColsM1[11:0]};
+    end else begin : gen_f_no_border
+      assign f_missing = 4'b0000;
+    end
+  endgenerate
+  reg [3:0] f_border_bad;
+  integer   fb;
+  always @* begin
+    for (fb = 0; fb < 4; fb = fb + 1) begin
+      f_border_bad[fb] = (Topology == 1) && f_missing[fb] &&
+                         (fifo_nonempty[fb] || out_valid_q[fb] ||
+                          credits_q[fb*CredW +: CredW] != FCredDepth);
+    end
+  end
+
+  reg [RrW-1:0] f_rr_prev_q;
+  reg           f_run_q;  // a cycle after reset has passed
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      f_rr_prev_q <= {RrW{1'b0}};
+      f_run_q     <= 1'b0;
+    end else begin
+      f_rr_prev_q <= rr_q;
+      f_run_q     <= 1'b1;
+    end
+  end
+
+  always @(`WC_FORMAL_EDGE) begin
+    if (rst_ni) begin
+      // Reset values (section 6), in the first cycle after reset.
+      p_reset_values: assert (f_run_q || (route_q == {NIn*NOut{1'b0}} &&
+                              credit_out_q == {NIn{1'b0}} && out_valid_q == {NOut{1'b0}} &&
+                              out_flit_q == {NOut*FW{1'b0}} &&
+                              credits_q == {NOut{FCredDepth}} && rr_q == {RrW{1'b0}}));
+      // One message owns an output at a time, and only an output route() can give.
+      p_one_owner_per_output: assert (f_owned_twice == {NOut{1'b0}});
+      p_route_possible:       assert (f_route_impossible == {NIn{1'b0}});
+      // Credits guarantee room: a flit never arrives at a full FIFO.
+      p_arrival_finds_room:   assert (f_arrival_full == {NIn{1'b0}});
+      // Credit counters stay within 0..BufferDepth (section 6).
+      p_credits_range:        assert (f_cred_bad == {NOut{1'b0}});
+      // hold_q within 0..T_r-1 (section 6).
+      p_hold_range:           assert (f_hold_bad == {NIn{1'b0}});
+      // rr_q counts modulo NIn, one step per cycle (section 6).
+      p_rr_step:              assert (!f_run_q ||
+                                      rr_q == ((f_rr_prev_q == FRrLast) ? {RrW{1'b0}}
+                                                                        : f_rr_prev_q + 1'b1));
+      // Bounded wait.
+      p_bounded_wait:         assert (f_wait_bad == {NIn{1'b0}});
+      // Mesh ports without a neighbour stay idle.
+      p_border_port_idle:     assert (f_border_bad == 4'b0000);
+    end
+  end
+`endif
+
   // Outputs: straight from registers.
   assign link_valid_o  = out_valid_q[P-1:0];
   assign link_flit_o   = out_flit_q[P*FW-1:0];
@@ -570,5 +717,113 @@ module wc_router #(
   assign ej_flit_o     = out_flit_q[NOut*FW-1:P*FW];
   assign link_credit_o = credit_out_q[P-1:0];
   assign inj_credit_o  = credit_out_q[NIn-1:P];
+
+`ifndef SYNTHESIS
+  // ---------------------------------------------------------------------------
+  // Assertions (rtl/wc_assert.vh): the invariants of sections 6 and 7 that the logic
+  // above relies on, checked at every clock edge on the values the registers load
+  // from. They are computed in the clocked block below, once per edge, rather than as
+  // combinational logic, which a simulator evaluates several times per cycle; each
+  // check is skipped when nothing it watches happens. Simulation only.
+  // ---------------------------------------------------------------------------
+  reg [NIn-1:0] a_in_msg_q;  // a message is in progress: granted, tail not yet gone
+
+  // "In progress" as section 6 defines it, kept apart from route_q.
+  always @(posedge clk_i or negedge rst_ni) begin
+    if (!rst_ni) begin
+      a_in_msg_q <= {NIn{1'b0}};
+    end else begin
+      a_in_msg_q <= (a_in_msg_q | grant) & ~(move & hol_tail);
+    end
+  end
+
+  wire [NIn*FW-1:0] a_in_flit = {inj_flit_i, link_flit_i};
+
+  always @(posedge clk_i or negedge rst_ni) begin : a_check
+    reg [NOut-1:0] owned, owned_twice;  // OR of every route_q; outputs in two of them
+    reg [NOut-1:0] granted, granted_taken;  // granted so far; granted while taken
+    reg [NOut-1:0] cur, sent, sent_twice;  // step 5 of an input; what the movers send
+    reg [NOut-1:0] load_foreign;  // outputs loading from an input that does not send there
+    reg [NIn-1:0]  idle_body;  // idle inputs whose head of line is not a head
+    reg [SelW-1:0] sel;
+    integer        i, o;
+    if (rst_ni) begin
+      owned       = {NOut{1'b0}};
+      owned_twice = {NOut{1'b0}};
+      for (i = 0; i < NIn; i = i + 1) begin
+        owned_twice = owned_twice | (owned & route_q[i*NOut +: NOut]);
+        owned       = owned | route_q[i*NOut +: NOut];
+      end
+      `WC_ASSERT_I(one_owner_per_output, owned_twice == {NOut{1'b0}},
+                   "two inputs own the same output (route_q)")
+      `WC_ASSERT_I(route_iff_message, a_in_msg_q == ~route_idle,
+                   "route_q is not zero exactly while a message is in progress at its input")
+      if (grant != {NIn{1'b0}}) begin
+        granted       = {NOut{1'b0}};
+        granted_taken = {NOut{1'b0}};
+        for (i = 0; i < NIn; i = i + 1) begin
+          if (grant[i]) begin
+            granted_taken = granted_taken | (req[i*NOut +: NOut] & (owned | granted));
+            granted       = granted | req[i*NOut +: NOut];
+          end
+        end
+        `WC_ASSERT_I(granted_outputs_free, granted_taken == {NOut{1'b0}},
+                     "a head was granted an output that another message holds or was granted")
+      end
+      idle_body = {NIn{1'b0}};
+      for (i = 0; i < NIn; i = i + 1) begin
+        if (hol_valid[i] && route_idle[i]) begin
+          idle_body[i] = ~(fifo_nonempty[i] ? fifo_head[i*FW + `WC_FLIT_HEAD_BIT]
+                                            : a_in_flit[i*FW + `WC_FLIT_HEAD_BIT]);
+        end
+      end
+      `WC_ASSERT_I(idle_input_sees_head, idle_body == {NIn{1'b0}},
+                   "a body or tail flit at an input with no message in progress")
+      sent         = {NOut{1'b0}};
+      sent_twice   = {NOut{1'b0}};
+      load_foreign = {NOut{1'b0}};
+      if (move != {NIn{1'b0}}) begin
+        for (i = 0; i < NIn; i = i + 1) begin
+          if (move[i]) begin
+            cur        = route_q[i*NOut +: NOut] |
+                         (grant[i] ? req[i*NOut +: NOut] : {NOut{1'b0}});
+            sent_twice = sent_twice | (sent & cur);
+            sent       = sent | cur;
+          end
+        end
+        for (o = 0; o < NOut; o = o + 1) begin
+          if (out_valid_d[o]) begin
+            sel = xbar_sel[o*SelW +: SelW];
+            if (!move[sel] || !(route_q[sel*NOut + o] || (grant[sel] && req[sel*NOut + o]))) begin
+              load_foreign[o] = 1'b1;
+            end
+          end
+        end
+      end
+      `WC_ASSERT_I(one_sender_per_output, sent_twice == {NOut{1'b0}},
+                   "two inputs send to the same output in one cycle (crossbar select)")
+      `WC_ASSERT_I(crossbar_valid, out_valid_d == sent,
+                   "out_valid_d differs from the outputs of the inputs that move")
+      `WC_ASSERT_I(output_loads_from_owner, load_foreign == {NOut{1'b0}},
+                   "an output register loads a flit from an input that does not send to it")
+      `WC_ASSERT_I(send_needs_credit, (out_valid_d & ~ready) == {NOut{1'b0}},
+                   "an output sends a flit without a credit")
+      `WC_ASSERT_I(arrival_finds_room,
+                   (in_valid & ~(~fifo_nonempty & move) & fifo_full) == {NIn{1'b0}},
+                   "a flit arrives at a full FIFO (the upstream credit counter is wrong)")
+    end
+  end
+
+  // Per output, so that the failure names it. (Only where a counter can hold more than
+  // BufferDepth at all.)
+  localparam [CredW-1:0] CredDepth = BufferDepth[CredW-1:0];
+  genvar ga;
+  for (ga = 0; ga < NOut; ga = ga + 1) begin : gen_assert_out
+    if ((1 << CredW) - 1 > BufferDepth) begin : gen_bound
+      `WC_ASSERT(credits_in_range, credits_q[ga*CredW +: CredW] <= CredDepth,
+                 "the credit counter of this output is above BufferDepth")
+    end
+  end
+`endif
 
 endmodule

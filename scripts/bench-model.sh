@@ -46,6 +46,11 @@ bench "pbcast Q_10, L = 4096"            "$wc" run --topology hypercube:10 --alg
 bench "direx Q_8, L = 16"                "$wc" run --topology hypercube:8 --algorithm direx --flits 16
 bench "uniform 8-flit, 0.1 flit/node/cycle, Q_10" "$wc" traffic --topology hypercube:10 --rate 0.1 --flits 8 --cycles 20000 --seed 1
 bench "uniform 8-flit, 0.1 flit/node/cycle, 8x8"  "$wc" traffic --topology mesh:8x8 --rate 0.1 --flits 8 --cycles 200000 --seed 1
+# The same on the torus of the same size: two VCs per link, switch allocation
+# (docs/microarchitecture.md section 12).
+bench "uniform 8-flit, 0.1 flit/node/cycle, torus 8x8" "$wc" traffic --topology torus:8x8 --rate 0.1 --flits 8 --cycles 200000 --seed 1
+bench "pbcast mesh 8x8, L = 4096"        "$wc" run --topology mesh:8x8 --algorithm pbcast --flits 4096
+bench "pbcast torus 8x8, L = 4096"       "$wc" run --topology torus:8x8 --algorithm pbcast --flits 4096
 
 # Many messages in flight: 800,000 unicasts of 4 flits on Q_6, all due at cycle 0 (up
 # to 12,500 outstanding per node); the checker's cost per head must not grow with them.

@@ -28,6 +28,8 @@ configs=(
   "mesh8x8_allport|-chparam Topology 1 -chparam Rows 8 -chparam Cols 8 -chparam AllPort 1 -chparam BufferDepth 4 -chparam PayloadWidth 32"
   # What a replication cost adds (a hold counter per input; docs/microarchitecture.md 7).
   "q6_allport_tr2|-chparam Topology 0 -chparam Dim 6 -chparam AllPort 1 -chparam BufferDepth 4 -chparam PayloadWidth 32 -chparam ReplicationCost 2"
+  # Virtual channels (docs/microarchitecture.md section 12): a torus node with V = 2.
+  "torus8x8_v2_allport|-chparam Topology 3 -chparam Rows 8 -chparam Cols 8 -chparam NumVcs 2 -chparam AllPort 1 -chparam BufferDepth 4 -chparam PayloadWidth 32"
 )
 
 status=0

@@ -89,7 +89,7 @@ static int dispatch(int argc, char **argv, struct failure *f)
 	int c;
 
 	if (argc < 2)
-		return failf(f, EXIT_USAGE, "no command (run, sweep, traffic, trace, list or "
+		return failf(f, EXIT_USAGE, "no command (run, sweep, traffic, trace, list, cache or "
 			     "coverage; see 'wormcast --help')");
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		help_overview(stdout);
@@ -100,7 +100,7 @@ static int dispatch(int argc, char **argv, struct failure *f)
 	c = command_find(argv[1]);
 	if (c < 0)
 		return failf(f, EXIT_USAGE, "unknown command '%s' (expected run, sweep, traffic, "
-			     "trace, list or coverage; see 'wormcast --help')", argv[1]);
+			     "trace, list, cache or coverage; see 'wormcast --help')", argv[1]);
 	if (options_parse(&o, (enum command)c, argc - 1, argv + 1, &help, f))
 		return -1;
 	if (help) {

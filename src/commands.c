@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commands.c - every command as the same steps: setup from the options (setup.c), the
+ * commands.c - every command that runs as the same steps: setup from the options (setup.c), the
  * outputs opened (outputs.c), the workload (workloads.c), the pipeline (pipeline.c),
  * the outputs committed, the report (report.c).  The commands differ only in which
  * workload and which report, chosen here by switch; nothing here prints an error or
@@ -372,6 +372,44 @@ static int list(const struct options *o, struct failure *f)
 	return EXIT_PASSED;
 }
 
+/* cache: the RTL builds in the cache (list), or none any more (clear). */
+static int cache(const struct options *o, struct failure *f)
+{
+	bool json = opt(o, OPT_JSON)->set;
+	char dir[4096], err[4600];
+	uint64_t bytes;
+	int removed;
+	cJSON *j;
+
+	if (strcmp(opt(o, OPT_CACHE_ACTION)->text, "clear")) {
+		if (!json) {
+			engine_cache_print(stdout);
+			return EXIT_PASSED;
+		}
+		j = cJSON_CreateObject();
+		if (!j || engine_cache_json(j)) {
+			cJSON_Delete(j);
+			return fail_no_memory(f);
+		}
+		return report_print_json(j, stdout, f) ? -1 : EXIT_PASSED;
+	}
+	if (engine_cache_clear(&removed, &bytes, dir, sizeof(dir), err, sizeof(err)))
+		return failf(f, EXIT_FAILED, "%s", err);
+	if (!json) {
+		printf("removed %d RTL build%s (%.1f MB) from %s\n", removed, removed == 1 ? "" : "s",
+		       (double)bytes / 1e6, dir);
+		return EXIT_PASSED;
+	}
+	j = cJSON_CreateObject();
+	if (!j || !cJSON_AddStringToObject(j, "directory", dir) ||
+	    !cJSON_AddNumberToObject(j, "removed", removed) ||
+	    !cJSON_AddNumberToObject(j, "bytes", (double)bytes)) {
+		cJSON_Delete(j);
+		return fail_no_memory(f);
+	}
+	return report_print_json(j, stdout, f) ? -1 : EXIT_PASSED;
+}
+
 int command_run(const struct options *o, const volatile sig_atomic_t *stop, struct failure *f)
 {
 	switch (o->command) {
@@ -383,6 +421,8 @@ int command_run(const struct options *o, const volatile sig_atomic_t *stop, stru
 		return sweep(o, stop, f);
 	case CMD_ID_LIST:
 		return list(o, f);
+	case CMD_ID_CACHE:
+		return cache(o, f);
 	case CMD_ID_COVERAGE:
 		return coverage_command(o, f);
 	case N_COMMANDS:

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commands.h - the commands (run, sweep, traffic, trace, list) on parsed options.
+ * commands.h - the commands (run, sweep, traffic, trace, list, cache) on parsed options.
  */
 #ifndef WORMCAST_COMMANDS_H
 #define WORMCAST_COMMANDS_H

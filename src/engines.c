@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * engines.c - the engines a run can use: the C model (with the model's own VCD), and,
- * when cosim/ is built, the Verilated RTL and the cosimulation of both.  An FST file
+ * when cosim/ is built, the Verilated RTL, the cosimulation of both, and the same
+ * cosimulation with the RTL under the SystemC kernel.  The RTL of a configuration is
+ * built on its first use and cached (cosim/rtl_cache.h).  An FST file
  * is written as a scratch VCD and converted with GTKWave's vcd2fst into a scratch FST,
  * which is then copied into the output (so a device or a FIFO can take it too); both
  * scratch files are removed.
@@ -19,6 +21,7 @@
 #include "coverage_report.h"
 #include "waves.h"
 #ifdef WORMCAST_HAVE_RTL
+#include "rtl_cache.h"
 #include "rtl_engine.h"
 #endif
 
@@ -39,10 +42,16 @@ struct engine_box {
 
 static bool is(const char *a, const char *b) { return strcmp(a, b) == 0; }
 
+bool engine_compares(const char *name)
+{
+	return is(name, "cosim") || is(name, "systemc");
+}
+
 int engine_options_check(const struct engine_options *o, char *err, size_t errlen)
 {
-	if (!is(o->name, "model") && !is(o->name, "rtl") && !is(o->name, "cosim")) {
-		snprintf(err, errlen, "unknown engine '%s' (expected model, rtl or cosim)", o->name);
+	if (!is(o->name, "model") && !is(o->name, "rtl") && !engine_compares(o->name)) {
+		snprintf(err, errlen, "unknown engine '%s' (expected model, rtl, cosim or systemc)",
+			 o->name);
 		return -1;
 	}
 	if (o->vcd && o->fst) {
@@ -50,18 +59,25 @@ int engine_options_check(const struct engine_options *o, char *err, size_t errle
 		return -1;
 	}
 	if ((o->network_top || o->inject_bug) && is(o->name, "model")) {
-		snprintf(err, errlen, "--rtl-top and --inject-bug need --engine rtl or cosim");
+		snprintf(err, errlen, "--rtl-top and --inject-bug need --engine rtl, cosim or systemc");
 		return -1;
 	}
-	if (o->mismatch_vcd && !is(o->name, "cosim")) {
-		snprintf(err, errlen, "--mismatch-vcd needs --engine cosim (only a cosimulation "
-			 "has mismatches)");
+	if (o->mismatch_vcd && !engine_compares(o->name)) {
+		snprintf(err, errlen, "--mismatch-vcd needs --engine cosim or systemc (only a "
+			 "cosimulation has mismatches)");
 		return -1;
 	}
 #ifndef WORMCAST_HAVE_RTL
 	if (!is(o->name, "model")) {
 		snprintf(err, errlen, "engine '%s' is not available: this build has no RTL (WORMCAST_RTL=OFF)",
 			 o->name);
+		return -1;
+	}
+#endif
+#ifndef WORMCAST_HAVE_SYSTEMC
+	if (is(o->name, "systemc")) {
+		snprintf(err, errlen, "engine 'systemc' is not available: SystemC was not found when "
+			 "wormcast was built (Debian's libsystemc-dev)");
 		return -1;
 	}
 #endif
@@ -192,7 +208,8 @@ struct engine_box *engine_create(const struct engine_options *o, const struct en
 	} else {
 #ifdef WORMCAST_HAVE_RTL
 		struct rtl_engine_options ro = {
-			.cosim = is(o->name, "cosim"), .compare_outputs = o->compare_outputs,
+			.cosim = engine_compares(o->name), .systemc = is(o->name, "systemc"),
+			.compare_outputs = o->compare_outputs,
 			.network_top = o->network_top,
 			.inject_bug = o->inject_bug, .vcd = b->wave,
 			.mismatch_vcd = out->mismatch_vcd ? outfile_stream(out->mismatch_vcd) : NULL,
@@ -346,7 +363,7 @@ void engine_finish(struct engine_box *b, struct engine_report *r)
 
 		/* Writes the mismatch window and closes the trace (vcd2fst needs it whole). */
 		rtl_engine_finish(&b->engine, &rr);
-		r->compared = is(b->opt.name, "cosim");
+		r->compared = engine_compares(b->opt.name);
 		r->cycles_compared = rr.cycles_compared;
 		r->signals_compared = rr.signals_compared;
 		r->compared_all = r->compared && !b->opt.compare_outputs;
@@ -426,33 +443,71 @@ void engine_report_print(const struct engine_report *r, FILE *out)
 			r->compared_all ? "register values" : "signal values", r->detail);
 }
 
+/* The engines of this build, in the order of --engine's choices. */
+static const char *const engine_names[] = {
+	"model",
+#ifdef WORMCAST_HAVE_RTL
+	"rtl", "cosim",
+#ifdef WORMCAST_HAVE_SYSTEMC
+	"systemc",
+#endif
+#endif
+};
+
 int engine_list_json(cJSON *obj)
 {
 	cJSON *a = cJSON_AddArrayToObject(obj, "engines");
 
-	if (!a || !cJSON_AddItemToArray(a, cJSON_CreateString("model")))
+	if (!a)
 		return -1;
-#ifdef WORMCAST_HAVE_RTL
-	if (!cJSON_AddItemToArray(a, cJSON_CreateString("rtl")) ||
-	    !cJSON_AddItemToArray(a, cJSON_CreateString("cosim")) ||
-	    !cJSON_AddStringToObject(obj, "rtl_configurations", rtl_engine_configurations()))
-		return -1;
-#endif
-	return 0;
+	for (size_t k = 0; k < sizeof(engine_names) / sizeof(engine_names[0]); k++)
+		if (!cJSON_AddItemToArray(a, cJSON_CreateString(engine_names[k])))
+			return -1;
+	return engine_cache_json(obj);
 }
 
 void engine_list_print(FILE *out)
 {
+	fprintf(out, "engines:");
+	for (size_t k = 0; k < sizeof(engine_names) / sizeof(engine_names[0]); k++)
+		fprintf(out, "%s %s", k ? "," : "", engine_names[k]);
 #ifdef WORMCAST_HAVE_RTL
-	fprintf(out, "engines: model, rtl, cosim; RTL configurations built:\n");
-	for (const char *s = rtl_engine_configurations(); *s;) {
-		const char *nl = strchr(s, '\n');
-		int n = nl ? (int)(nl - s) : (int)strlen(s);
-
-		fprintf(out, "  %.*s\n", n, s);
-		s += n + (nl ? 1 : 0);
-	}
+	fprintf(out, "\n");
+	engine_cache_print(out);
 #else
-	fprintf(out, "engines: model (this build has no RTL)\n");
+	fprintf(out, " (this build has no RTL)\n");
+#endif
+}
+
+int engine_cache_json(cJSON *obj)
+{
+#ifdef WORMCAST_HAVE_RTL
+	return rtl_cache_list_json(obj);
+#else
+	(void)obj;
+	return 0;
+#endif
+}
+
+void engine_cache_print(FILE *out)
+{
+#ifdef WORMCAST_HAVE_RTL
+	rtl_cache_list_print(out);
+#else
+	fprintf(out, "this build has no RTL, so no RTL builds (WORMCAST_RTL=OFF)\n");
+#endif
+}
+
+int engine_cache_clear(int *removed, uint64_t *bytes, char *dir, size_t dirlen, char *err,
+		       size_t errlen)
+{
+#ifdef WORMCAST_HAVE_RTL
+	return rtl_cache_clear(removed, bytes, dir, dirlen, err, errlen);
+#else
+	*removed = 0;
+	*bytes = 0;
+	snprintf(dir, dirlen, "(none)");
+	snprintf(err, errlen, "this build has no RTL (WORMCAST_RTL=OFF)");
+	return -1;
 #endif
 }

@@ -31,18 +31,36 @@ struct failure {
 	char msg[2048];
 };
 
-/* Record a failure (the first one wins) and return -1. */
+/*
+ * Record a failure (the first one wins) and return -1.  The message is one line
+ * whatever it quotes: a control character in it (an argument or a file name with a
+ * line end, an escape sequence) is written as \n, \r, \t or \xHH (found by
+ * tests/fuzz/fuzz_options.c).
+ */
 static inline __attribute__((format(printf, 3, 4))) int
 failf(struct failure *f, int status, const char *fmt, ...)
 {
+	char raw[sizeof(f->msg)];
+	size_t k = 0;
 	va_list ap;
 
 	if (f->status)
 		return -1;
 	f->status = status;
 	va_start(ap, fmt);
-	vsnprintf(f->msg, sizeof(f->msg), fmt, ap);
+	vsnprintf(raw, sizeof(raw), fmt, ap);
 	va_end(ap);
+	for (const char *p = raw; *p && k + 5 < sizeof(f->msg); p++) {
+		unsigned char c = (unsigned char)*p;
+
+		if (c >= 0x20 && c != 0x7f)
+			f->msg[k++] = (char)c;
+		else if (c == '\n' || c == '\r' || c == '\t')
+			k += (size_t)snprintf(f->msg + k, 3, "\\%c", c == '\n' ? 'n' : c == '\r' ? 'r' : 't');
+		else
+			k += (size_t)snprintf(f->msg + k, 5, "\\x%02x", c);
+	}
+	f->msg[k] = '\0';
 	return -1;
 }
 

@@ -30,8 +30,13 @@ static const struct command_doc command_docs[N_COMMANDS] = {
 			   "Send the messages of a trace file, each at its cycle, and report "
 			   "their latencies (docs/traces.md)." },
 	[CMD_ID_LIST] = { "list [--json]",
-			  "The algorithms, topologies, engines and RTL configurations of this "
-			  "build." },
+			  "The algorithms, topologies and engines of this build, and the RTL "
+			  "builds in the cache." },
+	[CMD_ID_CACHE] = { "cache [list | clear] [--json]",
+			   "The cache of RTL builds: every configuration run with an RTL engine is "
+			   "verilated and compiled on its first run and kept in "
+			   "$XDG_CACHE_HOME/wormcast/rtl (default ~/.cache/wormcast/rtl). list shows "
+			   "them; clear removes them." },
 	[CMD_ID_COVERAGE] = { "coverage FILE... [--json] [--output FILE]",
 			      "Merge the functional coverage files of runs (--coverage FILE), "
 			      "print every bin of router events with its count, and list the "
@@ -144,8 +149,11 @@ void help_command(FILE *out, enum command c)
 
 		if (!(d->commands & (1u << c)))
 			continue;
-		snprintf(head, sizeof(head), "  --%s%s%s", d->name, d->arg ? " " : "",
-			 d->arg ? d->arg : "");
+		if (d->positional)
+			snprintf(head, sizeof(head), "  %s", d->arg);
+		else
+			snprintf(head, sizeof(head), "  --%s%s%s", d->name, d->arg ? " " : "",
+				 d->arg ? d->arg : "");
 		fprintf(out, "%-*s", HELP_INDENT, head);
 		if ((int)strlen(head) >= HELP_INDENT)
 			fprintf(out, "\n%*s", HELP_INDENT, "");
@@ -209,9 +217,13 @@ static void md_options(FILE *out)
 
 		if (id == OPT_HELP)
 			continue;
-		fprintf(out, "| `--%s%s", d->name, d->arg ? " " : "");
-		md_escape_bars(out, d->arg ? d->arg : "");
-		fprintf(out, "` | ");
+		if (d->positional)
+			fprintf(out, "| `%s` (the argument) | ", d->arg);
+		else {
+			fprintf(out, "| `--%s%s", d->name, d->arg ? " " : "");
+			md_escape_bars(out, d->arg ? d->arg : "");
+			fprintf(out, "` | ");
+		}
 		md_escape_bars(out, range_of(d, range, sizeof(range)));
 		fprintf(out, " | ");
 		if (d->required)

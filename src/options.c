@@ -32,6 +32,7 @@ static const char *const command_names[N_COMMANDS] = {
 	[CMD_ID_TRAFFIC] = "traffic",
 	[CMD_ID_TRACE] = "trace",
 	[CMD_ID_LIST] = "list",
+	[CMD_ID_CACHE] = "cache",
 	[CMD_ID_COVERAGE] = "coverage",
 };
 
@@ -410,7 +411,7 @@ static int build_longopts(enum command c, struct option *lo)
 	int n = 0;
 
 	for (int id = 0; id < N_OPTIONS; id++) {
-		if (!takes((enum option_id)id, c))
+		if (!takes((enum option_id)id, c) || option_table[id].positional)
 			continue;
 		lo[n++] = (struct option){
 			.name = option_table[id].name,
@@ -429,6 +430,27 @@ static bool spelled_out(const char *arg, const char *name)
 
 	return arg[0] == '-' && arg[1] == '-' && !strncmp(arg + 2, name, n) &&
 	       (arg[2 + n] == '\0' || arg[2 + n] == '=');
+}
+
+/* The command's argument (getopt_long moved it after the options), if it takes one. */
+static int positional(struct options *o, int argc, char **argv, struct failure *f)
+{
+	const char *cmd = command_name(o->command);
+	char msg[1024];
+
+	for (int id = 0; id < N_OPTIONS; id++) {
+		const struct option_def *d = &option_table[id];
+
+		if (!d->positional || !takes((enum option_id)id, o->command))
+			continue;
+		if (set_value(o, (enum option_id)id, argv[optind], d->arg, msg, sizeof(msg)))
+			return failf(f, EXIT_USAGE, "%s %s: %s", cmd, d->arg, msg);
+		if (++optind == argc)
+			return 0;
+		break;
+	}
+	return failf(f, EXIT_USAGE, "unexpected argument '%s' (see 'wormcast %s --help')",
+		     argv[optind], cmd);
 }
 
 /*
@@ -492,8 +514,7 @@ static int scan_argv(struct options *o, int argc, char **argv, bool apply, const
 		o->files = argv + optind;
 		o->n_files = argc - optind;
 	} else if (apply && optind < argc) {
-		return failf(f, EXIT_USAGE, "unexpected argument '%s' (see 'wormcast %s --help')",
-			     argv[optind], cmd);
+		return positional(o, argc, argv, f);
 	}
 	return 0;
 }

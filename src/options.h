@@ -26,6 +26,7 @@ enum command {
 	CMD_ID_TRAFFIC,
 	CMD_ID_TRACE,
 	CMD_ID_LIST,
+	CMD_ID_CACHE,
 	CMD_ID_COVERAGE,
 	N_COMMANDS,
 };
@@ -36,9 +37,10 @@ enum command {
 #define CMD_TRAFFIC (1u << CMD_ID_TRAFFIC)
 #define CMD_TRACE (1u << CMD_ID_TRACE)
 #define CMD_LIST (1u << CMD_ID_LIST)
+#define CMD_CACHE (1u << CMD_ID_CACHE)
 #define CMD_COVERAGE (1u << CMD_ID_COVERAGE)
 #define CMD_RUNS (CMD_RUN | CMD_SWEEP | CMD_TRAFFIC | CMD_TRACE)
-#define CMD_ALL (CMD_RUNS | CMD_LIST | CMD_COVERAGE)
+#define CMD_ALL (CMD_RUNS | CMD_LIST | CMD_CACHE | CMD_COVERAGE)
 /* The commands that take files as arguments after their options. */
 #define CMD_WITH_FILES CMD_COVERAGE
 
@@ -82,6 +84,7 @@ struct option_def {
 	int alias_of;			/* OT_FLAG: sets this option ... */
 	const char *alias_value;	/* ... to this value */
 	bool input, output;		/* a file read / written (no output may be an input) */
+	bool positional;		/* given as the command's argument, not as --name */
 	const char *help;
 };
 

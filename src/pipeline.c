@@ -34,6 +34,12 @@ static void verdict(struct run_result *r, const char *sim_why, const char *work_
 		!r->engine.coverage_mismatch[0];
 	if (r->ok)
 		r->error[0] = '\0';
+	else if (r->engine.mismatches && r->status == SIM_ENGINE_STOPPED &&
+		 strncmp(sim_why, "RTL assertion", 13) == 0)
+		/* The assertion and the register comparison caught the fault on the same
+		 * edge: the assertion names the broken rule inside the RTL, so it comes first. */
+		snprintf(r->error, sizeof(r->error), "%s; cosim mismatch: %s", sim_why,
+			 r->engine.detail);
 	else if (r->engine.mismatches)
 		snprintf(r->error, sizeof(r->error), "cosim mismatch: %s", r->engine.detail);
 	else if (r->engine.coverage_mismatch[0])

@@ -303,7 +303,7 @@ void report_sweep_header(const struct report_context *c, FILE *out)
 		c->cfg->buffer_depth, c->cfg->replication_cost);
 	fprintf(out, "%-10s %8s %10s %10s %7s %9s %4s %s\n", "algorithm", "L", "measured",
 		"predicted", "ratio", "conflicts", "ok",
-		strcmp(c->engine, "cosim") ? "" : "  cosim (cycles, mismatches)");
+		engine_compares(c->engine) ? "  cosim (cycles, mismatches)" : "");
 }
 
 void report_sweep_row(const struct algorithm_work *w, const struct run_result *r, FILE *out)

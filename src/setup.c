@@ -57,7 +57,7 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 		.inject_bug = opt(o, OPT_INJECT_BUG)->set ? (int)opt(o, OPT_INJECT_BUG)->u : 0,
 	};
 	/* Where the values came from, for the one that is wrong with the engine. */
-	if (e->mismatch_vcd && strcmp(e->name, "cosim"))
+	if (e->mismatch_vcd && !engine_compares(e->name))
 		return failf(f, EXIT_USAGE, "%s: only a cosimulation has mismatches (--engine cosim)",
 			     opt(o, OPT_MISMATCH_VCD)->origin);
 	if (opt(o, OPT_COMPARE)->set && strcmp(e->name, "cosim"))

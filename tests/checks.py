@@ -26,6 +26,18 @@ def finish():
     sys.exit(1 if _counts["failed"] or not _counts["passed"] else 0)
 
 
+# What the cache of RTL builds says on stderr when a run builds a configuration or waits
+# for another process that builds it (cosim/rtl_cache.cpp): which runs say it depends
+# on which test ran first, so comparisons of stderr leave these lines out.
+BUILD_LINES = ("wormcast: building the RTL of ", "wormcast: waiting for another wormcast that builds ",
+               "wormcast: waiting for 'wormcast cache clear'")
+
+
+def quiet(stderr):
+    """stderr without the RTL cache's lines about building (BUILD_LINES)."""
+    return "".join(l for l in stderr.splitlines(True) if not l.startswith(BUILD_LINES))
+
+
 def run(prog, *args, expect_json=True, timeout=600, cwd=None):
     """Run a program; returns (CompletedProcess, parsed stdout JSON or {})."""
     r = subprocess.run([prog, *args], capture_output=True, text=True, timeout=timeout, cwd=cwd)

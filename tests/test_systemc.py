@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
-"""The SystemC harness: the network tops verilated with --sc under the SystemC kernel.
+"""The SystemC harness: --engine systemc, the network tops verilated with --sc under the
+SystemC kernel, loaded into wormcast as a plugin (cosim/rtl_plugin.h).
 
-usage: test_systemc.py WORMCAST_SC WORMCAST
+usage: test_systemc.py WORMCAST
 
-WORMCAST_SC is the program under test; WORMCAST (the router array and the plain
-Verilated network tops) is the reference its runs must agree with cycle for cycle.
+The router array and the plain Verilated network tops (--engine cosim) are the
+reference its runs must agree with cycle for cycle.
 """
 import os
 import re
@@ -15,9 +16,12 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from checks import check, finish, run  # noqa: E402
 
-SC, WC = sys.argv[1], sys.argv[2]
+WC = sys.argv[1]
 
 
+def sc(*args, expect_json=True):
+    """wormcast with --engine systemc appended (the option may come last)."""
+    return run(WC, *args, "--engine", "systemc", expect_json=expect_json)
 
 
 
@@ -43,36 +47,30 @@ def signals_ok(j, topo):
 
 
 def listing():
-    r, _ = run(SC, "list", expect_json=False)
-    lines = [l.strip() for l in r.stdout.splitlines() if "SystemC network top" in l]
-    check(r.returncode == 0 and len(lines) >= 3 and any(l.startswith("hypercube:3 all-port") for l in lines)
-          and any(l.startswith("mesh:3x3 all-port") for l in lines)
-          and any("injected bug 3" in l for l in lines),
-          "list names the SystemC builds: %s" % "; ".join(lines))
-    r, j = run(SC, "list", "--json")
-    check(r.returncode == 0 and "cosim" in j.get("engines", []) and
-          "SystemC network top" in j.get("rtl_configurations", ""),
-          "list --json has the cosim engine and the SystemC configurations")
-    check(r.stderr == "", "no SystemC banner or other output on stderr: %r" % r.stderr[:80])
+    r, j = run(WC, "list", "--json")
+    check(r.returncode == 0 and "systemc" in j.get("engines", []),
+          "list --json has the systemc engine: %s" % j.get("engines"))
 
 
 def algorithms():
     for topo in ("hypercube:3", "mesh:3x3"):
         for flits, root in ((17, 0), (1, 5)):
             args = ["run", "--topology", topo, "--algorithm", "pbcast", "--flits", str(flits),
-                    "--root", str(root), "--engine", "cosim", "--json"]
-            r, j = run(SC, *args)
-            # wormcast builds Q_3 as a router array, 3 x 3 only as a network top.
+                    "--root", str(root), "--json"]
+            r, j = sc(*args)
+            # The reference: the router array on Q_3, the network top on 3 x 3.
             extra, kind = ([], "router array") if topo.startswith("hypercube") else (["--rtl-top"], "network top")
-            _, ref = run(WC, *args, *extra)
+            _, ref = run(WC, *args, "--engine", "cosim", *extra)
             check(r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
                   and j.get("data_ok") and j.get("cycles") == j.get("predicted_cycles")
                   and j.get("cycles_compared", 0) > j.get("cycles", 0)
-                  and j.get("rtl") == "SystemC network top" and j.get("engine") == "cosim",
+                  and j.get("rtl") == "SystemC network top" and j.get("engine") == "systemc",
                   "pbcast on %s L=%d root %d under SystemC: %s cycles (predicted %s), %s mismatches"
                   % (topo, flits, root, j.get("cycles"), j.get("predicted_cycles"), j.get("mismatches")))
-            check(r.stderr == "", "%s L=%d: nothing on stderr (no SystemC banner or kernel message): %r"
-                  % (topo, flits, r.stderr[:80]))
+            # The first run of a configuration builds it: one line saying so.
+            quiet = [l for l in r.stderr.splitlines() if not l.startswith("wormcast: building the RTL of ")]
+            check(quiet == [], "%s L=%d: nothing on stderr (no SystemC banner or kernel message): %r"
+                  % (topo, flits, r.stderr[:200]))
             check(signals_ok(j, topo),
                   "%s: %s register values = %s cycles x %d nodes x (13 NOut + 1), NOut = %d"
                   % (topo, j.get("signals_compared"), j.get("cycles_compared"), *shape(topo)))
@@ -81,36 +79,28 @@ def algorithms():
                   and ref.get("flit_hops") == j.get("flit_hops"),
                   "%s L=%d: the same cycles (%s) and flit-hops (%s) as wormcast's %s"
                   % (topo, flits, ref.get("cycles"), ref.get("flit_hops"), kind))
-    # The RTL alone (no model) drives the NIs and delivers the same.
-    r, j = run(SC, "run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "17",
-               "--engine", "rtl", "--json")
-    check(r.returncode == 0 and j.get("delivered_ok") and j.get("data_ok")
-          and j.get("cycles") == j.get("predicted_cycles") and j.get("rtl") == "SystemC network top",
-          "--engine rtl: the SystemC RTL alone delivers pbcast in %s cycles" % j.get("cycles"))
-
 
 def random_traffic():
     fields = ("cycles_simulated", "messages", "broadcasts", "deliveries", "flit_hops", "max_latency")
     for topo in ("hypercube:3", "mesh:3x3"):
         for seed in (1, 2, 3):
             args = ["traffic", "--topology", topo, "--rate", "0.2", "--flits", "8", "--cycles", "5000",
-                    "--ir-fraction", "0.3", "--b-fraction", "0.05", "--seed", str(seed),
-                    "--engine", "cosim", "--json"]
-            r, j = run(SC, *args)
+                    "--ir-fraction", "0.3", "--b-fraction", "0.05", "--seed", str(seed), "--json"]
+            r, j = sc(*args)
             check(r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok")
                   and j.get("cycles_compared", 0) >= 5000 and signals_ok(j, topo),
                   "random traffic on %s seed %d: %s cycles, %s messages (%s broadcasts), %s signals, %s mismatches"
                   % (topo, seed, j.get("cycles_compared"), j.get("messages"), j.get("broadcasts"),
                      j.get("signals_compared"), j.get("mismatches")))
-            _, ref = run(WC, *args, "--rtl-top")
+            _, ref = run(WC, *args, "--engine", "cosim", "--rtl-top")
             same = [f for f in fields if ref.get(f) != j.get(f)]
             check(ref.get("rtl") == "network top" and not same,
                   "%s seed %d: the same run as wormcast's Verilated network top%s"
                   % (topo, seed, " (differ: %s)" % same if same else ""))
     # Back-pressure from the NIs too.
-    r, j = run(SC, "traffic", "--topology", "hypercube:3", "--rate", "0.5", "--flits", "1-16",
-               "--cycles", "5000", "--ir-fraction", "0.5", "--b-fraction", "0.01", "--sink-stall", "0.3",
-               "--seed", "9", "--engine", "cosim", "--json")
+    r, j = sc("traffic", "--topology", "hypercube:3", "--rate", "0.5", "--flits", "1-16",
+              "--cycles", "5000", "--ir-fraction", "0.5", "--b-fraction", "0.01", "--sink-stall", "0.3",
+              "--seed", "9", "--json")
     check(r.returncode == 0 and j.get("mismatches") == 0 and j.get("delivered_ok"),
           "rate 0.5, sink stalls 0.3: %s cycles, %s mismatches" % (j.get("cycles_compared"), j.get("mismatches")))
 
@@ -118,9 +108,9 @@ def random_traffic():
 def bug():
     tmp = tempfile.mkdtemp()
     vcd = os.path.join(tmp, "bug3.vcd")
-    r, j = run(SC, "traffic", "--topology", "hypercube:3", "--rate", "0.2", "--flits", "8", "--cycles",
-               "5000", "--ir-fraction", "0.3", "--b-fraction", "0.05", "--seed", "1", "--engine", "cosim",
-               "--inject-bug", "3", "--mismatch-vcd", vcd, "--json")
+    r, j = sc("traffic", "--topology", "hypercube:3", "--rate", "0.2", "--flits", "8", "--cycles",
+              "5000", "--ir-fraction", "0.3", "--b-fraction", "0.05", "--seed", "1",
+              "--inject-bug", "3", "--mismatch-vcd", vcd, "--json")
     first = j.get("first_mismatch", "")
     # The first register that differs, by its name in docs/microarchitecture.md section 6.
     ok = (r.returncode == 1 and (j.get("mismatches") or 0) > 0 and first.startswith("cycle ")
@@ -136,8 +126,8 @@ def bug():
 def waves():
     tmp = tempfile.mkdtemp()
     vcd = os.path.join(tmp, "sc.vcd")
-    r, j = run(SC, "run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "9",
-               "--engine", "cosim", "--vcd", vcd, "--json")
+    r, j = sc("run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "9",
+              "--vcd", vcd, "--json")
     conv = subprocess.run(["vcd2fst", vcd, vcd + ".fst"], capture_output=True)
     check(r.returncode == 0 and j.get("mismatches") == 0 and conv.returncode == 0,
           "--vcd writes a VCD of the SystemC run that vcd2fst reads")
@@ -162,33 +152,23 @@ def waves():
     check(len(rises) > 10 and all(x == 5000 + 10000 * k for k, x in enumerate(rises)),
           "the clock rises at 5 ns, 15 ns, ... (%d rising edges, first %s ps)" % (len(rises), rises[:3]))
     fst = os.path.join(tmp, "sc.fst")
-    r, j = run(SC, "run", "--topology", "mesh:3x3", "--algorithm", "pbcast", "--flits", "5",
-               "--engine", "rtl", "--fst", fst, "--json")
+    r, j = sc("run", "--topology", "mesh:3x3", "--algorithm", "pbcast", "--flits", "5",
+              "--fst", fst, "--json")
     out = subprocess.run(["fst2vcd", fst, "-o", fst + ".vcd"], capture_output=True)
     check(r.returncode == 0 and out.returncode == 0 and os.path.getsize(fst + ".vcd") > 0,
           "--fst writes an FST that fst2vcd reads")
 
 
 def errors():
-    r, _ = run(SC, "sweep", "--topology", "hypercube:3", "--algorithms", "pbcast", "--flits", "1,2",
-               "--engine", "cosim", expect_json=False)
+    r, _ = sc("sweep", "--topology", "hypercube:3", "--algorithms", "pbcast", "--flits", "1,2",
+              expect_json=False)
     err = r.stderr.strip().splitlines()
     check(r.returncode == 2 and len(err) == 1 and "once per process" in err[0],
           "sweep needs a second network: exit %d, one line: %s" % (r.returncode, err))
-    r, _ = run(SC, "run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "9",
-               "--engine", "cosim", expect_json=False)
-    err = r.stderr.strip().splitlines()
-    check(r.returncode == 2 and len(err) == 1 and "no SystemC RTL build for hypercube:4" in err[0]
-          and "built: hypercube:3" in err[0],
-          "a configuration not built: exit %d, one line: %s" % (r.returncode, err))
-    r, _ = run(SC, "run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "9",
-               "--engine", "cosim", "--inject-bug", "5", expect_json=False)
+    r, _ = sc("run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "9",
+              "--inject-bug", "99", expect_json=False)
     check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
-          "a bug variant not built: exit 2, one line")
-    # The model engine needs no SystemC kernel at all.
-    r, j = run(SC, "run", "--topology", "hypercube:5", "--algorithm", "pbcast", "--flits", "9", "--json")
-    check(r.returncode == 0 and j.get("engine") == "model" and j.get("cycles") == j.get("predicted_cycles"),
-          "the model engine of wormcast-sc runs any size (Q_5: %s cycles)" % j.get("cycles"))
+          "a bug the RTL does not have: exit 2, one line: %s" % r.stderr.strip())
 
 
 for part in (listing, algorithms, random_traffic, bug, waves, errors):

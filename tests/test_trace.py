@@ -185,12 +185,12 @@ check(r.returncode == 1 and j.get("delivered_ok") is False and "deadlock" in r.s
 
 # ---- cosimulation: the same results as the model, no mismatch ----
 r = run("list", "--json")
-rtl = json.loads(r.stdout).get("rtl_configurations", "") if r.returncode == 0 else ""
+rtl = "cosim" in json.loads(r.stdout).get("engines", []) if r.returncode == 0 else False
 for topo, port, name in (("hypercube:4", "all-port", "mixed-q4.tr"),
                          ("mesh:4x4", "all-port", "hotspot-mesh4x4.tr"),
                          ("hypercube:4", "one-port", "bitrev-q4.tr")):
-    if "%s %s, buffer depth 4, payload width 32, router array\n" % (topo, port) not in rtl:
-        print("SKIP: no RTL build of %s %s (see 'wormcast list')" % (topo, port))
+    if not rtl:
+        print("SKIP: this build has no RTL engines")
         continue
     path = os.path.join(TRACES, name)
     res = {}

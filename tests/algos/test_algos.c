@@ -190,7 +190,8 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 			}
 		return T;
 	}
-	if ((!strcmp(name, "mstcf") || !strcmp(name, "rdmesh")) && pow2(t->rows) && pow2(t->cols))
+	if ((!strcmp(name, "mstcf") || !strcmp(name, "rdmesh") || !strcmp(name, "rdring")) &&
+	    pow2(t->rows) && pow2(t->cols))
 		return ilog2((int)p) * (ts + L - 1) + (t->rows - 1) + (t->cols - 1);
 	/* RSbcast on a 1 x 2^k line from its left end: 0 -> p-1, then distances p/4, ..., 1
 	 * from p-1, and the root's own (p/2 - 1, ...) chain is shorter. */
@@ -284,7 +285,7 @@ static void exact_run(const char *name, const char *topo, int ts, int L, int roo
 	struct sim_config cfg;
 	struct algo_run r;
 	long long cf, msgs;
-	bool conflict_free = strcmp(name, "mstnaive") != 0 &&
+	bool conflict_free = strcmp(name, "mstnaive") != 0 && strcmp(name, "rdringnf") != 0 &&
 			     !(strcmp(name, "direx") == 0 && strncmp(topo, "mesh", 4) == 0), ok;
 	char what[160];
 	int rc;
@@ -555,6 +556,42 @@ static void test_conflicts(void)
 		      "conflicts: mstnaive on 2x2 has none (one hop per step): %llu cycles = schedule",
 		      (unsigned long long)naive.cycles);
 	}
+}
+
+/*
+ * Rings (docs/microarchitecture.md section 12): recursive doubling farthest-first is
+ * exact and conflict-free on every ring; nearest-first congests (Grama et al. 4.1.1):
+ * its conflicts are counted and it is slower than its contention-free schedule and
+ * than farthest-first; pbcast (the hardware B broadcast) exact on rings and tori.
+ */
+static void test_rings(void)
+{
+	static const int sizes[] = { 2, 3, 5, 7, 8, 12, 16, 31, 32, 64 };
+
+	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		char topo[32];
+		int n = sizes[k];
+
+		snprintf(topo, sizeof(topo), "ring:%d", n);
+		exact_run("rdring", topo, 1 + (int)k % 7, 1 + 8 * (int)(k % 3), (int)(5 * k) % n, NULL);
+		exact_run("pbcast", topo, 3, 17, (int)k % n, NULL);
+		if (n >= 8) {
+			struct sim_config cfg;
+			struct algo_run nf, ff;
+
+			do_run(algo_find("rdringnf"), topo, 5, 17, 1, NULL, &cfg, &nf);
+			do_run(algo_find("rdring"), topo, 5, 17, 1, NULL, &cfg, &ff);
+			check(nf.data_ok && nf.stats.delivered_ok && nf.stats.conflict_cycles > 0 &&
+			      (double)nf.cycles > nf.scheduled && nf.cycles > ff.cycles &&
+			      ff.stats.conflict_cycles == 0,
+			      "conflicts: rdringnf on %s: %llu conflict cycles, %llu cycles > contention-free "
+			      "%.0f and > rdring's %llu (no conflicts)", topo,
+			      (unsigned long long)nf.stats.conflict_cycles, (unsigned long long)nf.cycles,
+			      nf.scheduled, (unsigned long long)ff.cycles);
+		}
+	}
+	exact_run("pbcast", "torus:8x8", 10, 17, 27, NULL);
+	exact_run("pbcast", "torus:5x3", 4, 9, 7, NULL);
 }
 
 /* ---- the other mesh broadcasts (Barnett et al.; IR row then column) ---- */
@@ -1048,6 +1085,7 @@ int main(int argc, char **argv)
 		verbose = false;
 
 	test_registry();
+	test_rings();
 	test_supports();
 	test_skeleton();
 	test_bounds();

@@ -21,7 +21,7 @@ fi
 vvp_file="$out_dir/tb_router_directed.vvp"
 log="$out_dir/tb_router_directed.log"
 
-if ! iverilog -g2005 -Wall "${bug_flag[@]}" -s tb_router_directed -o "$vvp_file" \
+if ! iverilog -g2005 -Wall -I rtl "${bug_flag[@]}" -s tb_router_directed -o "$vvp_file" \
      rtl/*.v tests/rtl/tb_router_directed.v 2> "$out_dir/iverilog.err"; then
   cat "$out_dir/iverilog.err"
   echo "run_icarus: compilation failed"

@@ -1,0 +1,541 @@
+// wc_router_formal -- formal harness of one wc_router: the environment of
+// docs/microarchitecture.md (sections 5 and 9) as assumptions, and the end-to-end
+// properties of the router as assertions, for yosys-smtbmc (scripts/prove.sh).
+//
+// Why a harness file and not only assertions beside the logic: the properties below
+// need an environment (upstream senders that obey the credit handshake, receivers that
+// return a credit only for a flit they hold) and a reference of section 8's route
+// function written from the document, independently of rtl/wc_route.v. Neither is part
+// of any module's logic, and Yosys' open Verilog frontend has no `bind`. The invariants
+// of one module's own state are kept beside its logic, under `ifdef FORMAL (rtl/*.v);
+// they are proof obligations here too, since the harness instantiates the router.
+//
+// Method (docs/verification.md, "Formal proofs"):
+//   - every free choice is a top-level input (a new value in every step); a choice made
+//     once (node index, tracked flit) is an input assumed stable;
+//   - reset (rst_ni low) in step 0 only, so every reachable state after reset is covered;
+//   - data independence: the router reads only the low 16 bits of a head (kind, type,
+//     ir, address); every flit of input s carries, in bits the router never reads for
+//     routing, a tag (s, n): s in flit[20:16] (the header's source field) and n, the
+//     number of flits input s accepted before it, in flit[FW-1:28] (the header's seq
+//     field). The outputs then tell, per flit, which input it left and in which order,
+//     so loss, duplication and reordering are visible at the ports. The tag bits are the
+//     top of the flit, so a corrupted stored flit (InjectBug 11) shows too. One flit,
+//     chosen by the solver (track_in_i, track_n_i), is also compared bit for bit.
+//
+// Ports (all free inputs of the proof):
+//   clk_i        clock.
+//   in_valid_i   [NIn]     valid of every router input (links, then injection channels).
+//   in_flit_i    [NIn*FW]  their flits.
+//   credit_i     [NOut]    credits returned by the receivers of the outputs (links, then
+//                          ejection channels).
+//   node_i       the router's node index; stable.
+//   track_in_i   the input of the tracked flit; stable.
+//   track_n_i    the tag n of the tracked flit; stable.
+module wc_router_formal #(
+  parameter integer Topology        = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
+  parameter integer Dim             = 3,  // hypercube dimension (Topology 0)
+  parameter integer Rows            = 3,  // mesh rows (Topology 1)
+  parameter integer Cols            = 3,  // mesh columns (Topology 1)
+  parameter integer AllPort         = 1,  // 1 = all-port, 0 = one-port
+  parameter integer BufferDepth     = 2,  // flits per input FIFO
+  parameter integer ReplicationCost = 0,  // T_r (section 7, step 5)
+  parameter integer RouteOrder      = 0,  // R routing: 0 ascending, 1 descending
+  // B replication tree: 0 ascending, 1 descending
+  parameter integer TreeOrder       = (Topology == 0) ? 1 : 0,
+  parameter integer InjectBug       = 0   // the router's deliberate fault (rtl/wc_router.v)
+) (
+  input                                           clk_i,
+  input  [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
+          + ((AllPort != 0) ? 0 : 1) - 1:0]       in_valid_i,
+  input  [(((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
+          + ((AllPort != 0) ? 0 : 1)) * 34 - 1:0] in_flit_i,
+  input  [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
+          + ((AllPort != 0) ? 0 : 1) - 1:0]       credit_i,
+  input  [11:0]                                   node_i,
+  input  [4:0]                                    track_in_i,
+  input  [5:0]                                    track_n_i
+);
+
+  localparam integer W     = 32;  // payload width: the smallest; see the header
+  localparam integer FW    = W + 2;
+  localparam integer P     = (Topology == 0) ? Dim : 4;
+  localparam integer J     = (AllPort != 0) ? P : 1;
+  localparam integer NIn   = P + J;
+  localparam integer NOut  = P + J;
+  localparam integer Nodes = (Topology == 0) ? (1 << Dim) : Rows * Cols;
+  localparam integer TagW  = W - 26;              // tag n: the header's seq field
+  localparam integer TagLo = 28;                  // flit bit of seq (payload bit 26)
+  localparam integer SrcLo = 16;                  // flit bit of source (payload bit 14)
+  localparam integer CW    = $clog2(BufferDepth + 2);  // counters 0..BufferDepth + 1
+  localparam [CW-1:0] Depth = BufferDepth[CW-1:0];
+
+  // ---------------------------------------------------------------------------
+  // Reset in the first step only; f_past: a previous step exists.
+  // ---------------------------------------------------------------------------
+  reg f_init = 1'b1;
+  reg f_past = 1'b0;
+  always @(posedge clk_i) begin
+    f_init <= 1'b0;
+    f_past <= 1'b1;
+  end
+  /* verilator lint_off SYNCASYNCNET */
+  wire rst_ni = ~f_init;  // the harness samples it, the router resets with it
+  /* verilator lint_on SYNCASYNCNET */
+
+  // The choices made once.
+  localparam [11:0] NodesW  = Nodes[11:0];
+  localparam [11:0] ColsW   = Cols[11:0];
+  localparam integer RowsM1 = Rows - 1;
+  localparam integer ColsM1 = Cols - 1;
+  localparam [11:0] LastRow = RowsM1[11:0];
+  localparam [11:0] LastCol = ColsM1[11:0];
+  localparam [11:0] DimMask = (12'd1 << Dim) - 12'd1;
+  always @(posedge clk_i) begin
+    if (f_past) begin
+      a_node_stable:  assume (node_i == $past(node_i));
+      a_track_stable: assume (track_in_i == $past(track_in_i) && track_n_i == $past(track_n_i));
+    end
+  end
+  always @* begin
+    a_node_range: assume (node_i < NodesW);
+  end
+
+  // The node's row and column on the mesh, and the links that exist at this node
+  // (section 2): E, W, N, S. All links of Q_d.
+  wire [11:0]  node_r, node_c;
+  wire [P-1:0] exist;
+  generate
+    if (Topology == 1) begin : gen_exist_mesh
+      assign node_r = node_i / ColsW;
+      assign node_c = node_i % ColsW;
+      assign exist  = {node_r != LastRow, node_r != 12'd0, node_c != 12'd0,
+                       node_c != LastCol};
+    end else begin : gen_exist_hc
+      assign node_r = 12'd0;
+      assign node_c = 12'd0;
+      assign exist  = {P{1'b1}};
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------------------
+  // The reference route function: docs/microarchitecture.md section 8, written from
+  // the text (not from rtl/wc_route.v). flit: a head; inp: the input port; t: the node.
+  // ---------------------------------------------------------------------------
+  // Q_d: the links of the route.
+  function automatic [P-1:0] ref_links_hc;
+    input [11:0] addr;
+    input        is_b;
+    input [11:0] t;
+    reg   [11:0] x;
+    reg          found;
+    reg   [P-1:0] pick;
+    integer      b;
+    begin
+      x = (addr ^ t) & DimMask;
+      ref_links_hc = {P{1'b0}};
+      pick  = {P{1'b0}};
+      found = 1'b0;
+      if (!is_b) begin
+        // The lowest (ascending) or the highest (descending) dimension still to correct.
+        for (b = 0; b < P; b = b + 1) begin
+          if (x[b] && (RouteOrder != 0 || !found)) begin
+            pick  = {P{1'b0}};
+            pick[b] = 1'b1;
+            found = 1'b1;
+          end
+        end
+        ref_links_hc = pick;
+      end else if (x == 12'd0) begin
+        ref_links_hc = {P{1'b1}};  // the root replicates onto every link
+      end else begin
+        // Descending tree: the dimensions below last_one(x); ascending: those above the
+        // highest set bit of x.
+        for (b = 0; b < P; b = b + 1) begin
+          if (TreeOrder != 0) begin
+            found = found | x[b];
+            ref_links_hc[b] = !found;
+          end
+        end
+        found = 1'b0;
+        for (b = P - 1; b >= 0; b = b - 1) begin
+          if (TreeOrder == 0) begin
+            found = found | x[b];
+            ref_links_hc[b] = !found;
+          end
+        end
+      end
+    end
+  endfunction
+
+  // Mesh: the links of the route, E, W, N, S = bits 0..3.
+  // (r, c): this node's row and column. The address's are found by comparing with the
+  // first node of every row, which costs far less than a divider per call.
+  function automatic [3:0] ref_links_mesh;
+    input [11:0] addr;
+    input        is_b;
+    input [11:0] r;
+    input [11:0] c;
+    reg   [11:0] ar, ac, first;
+    reg   [3:0]  ex, l;
+    integer      q;
+    begin
+      ar = 12'd0;
+      ac = addr;
+      for (q = 1; q < Rows; q = q + 1) begin
+        first = q[11:0] * ColsW;
+        if (addr >= first) begin
+          ar = q[11:0];
+          ac = addr - first;
+        end
+      end
+      ex = {r != LastRow, r != 12'd0, c != 12'd0, c != LastCol};  // S, N, W, E
+      l  = 4'b0000;
+      if (ar == r && ac == c) begin
+        l = is_b ? ex : 4'b0000;  // the root replicates onto every link it has
+      end else if (!is_b) begin
+        if (ac != c && (RouteOrder == 0 || ar == r)) begin
+          l = (ac > c) ? 4'b0001 : 4'b0010;   // E : W
+        end else begin
+          l = (ar > r) ? 4'b1000 : 4'b0100;   // S : N
+        end
+      end else if (TreeOrder == 0) begin
+        // Row first: on the root's row on along the row, and N and S; else on along
+        // the column, away from the root's row.
+        l = (ar == r) ? (((c > ac) ? 4'b0001 : 4'b0010) | 4'b1100)
+                      : ((r > ar) ? 4'b1000 : 4'b0100);
+      end else begin
+        l = (ac == c) ? (((r > ar) ? 4'b1000 : 4'b0100) | 4'b0011)
+                      : ((c > ac) ? 4'b0001 : 4'b0010);
+      end
+      ref_links_mesh = l & ex;
+    end
+  endfunction
+
+  /* verilator lint_off UNUSEDSIGNAL */  // the routing bits of the flit; lm beyond P
+  function automatic [NOut-1:0] ref_route;
+    input [FW-1:0] flit;
+    input integer  inp;
+    input [11:0]   t;
+    reg   [11:0]   addr;
+    reg            is_b, at_t, ej;
+    reg   [3:0]    lm;
+    reg   [P-1:0]  links;
+    begin
+      addr = flit[15:4];
+      is_b = flit[2];
+      if (Topology == 0) begin
+        at_t  = ((addr ^ t) & DimMask) == 12'd0;
+        links = ref_links_hc(addr, is_b, t);
+      end else begin
+        at_t  = (addr == t);
+        lm    = ref_links_mesh(addr, is_b, node_r, node_c);
+        links = lm[P-1:0];
+      end
+      // The local copy: R at its destination or with ir on the way, B except at the root.
+      ej = is_b ? !at_t : (at_t || flit[3]);
+      ref_route = {{(NOut - P){1'b0}}, links};
+      // ej(i): only a link input delivers; P + i all-port, P one-port.
+      if (ej && inp < P) begin
+        ref_route[(AllPort != 0 && inp < P) ? P + inp : P] = 1'b1;
+      end
+    end
+  endfunction
+  /* verilator lint_on UNUSEDSIGNAL */
+
+  // ---------------------------------------------------------------------------
+  // The router.
+  // ---------------------------------------------------------------------------
+  wire [NIn-1:0]     credit_o;
+  wire [NOut-1:0]    out_valid;
+  wire [NOut*FW-1:0] out_flit;
+
+  wc_router #(
+    .Topology        (Topology),
+    .Dim             (Dim),
+    .Rows            (Rows),
+    .Cols            (Cols),
+    .AllPort         (AllPort),
+    .BufferDepth     (BufferDepth),
+    .PayloadWidth    (W),
+    .ReplicationCost (ReplicationCost),
+    .RouteOrder      (RouteOrder),
+    .TreeOrder       (TreeOrder),
+    .InjectBug       (InjectBug)
+  ) u_dut (
+    .clk_i         (clk_i),
+    .rst_ni        (rst_ni),
+    .node_id_i     (node_i),
+    .link_valid_i  (in_valid_i[P-1:0]),
+    .link_flit_i   (in_flit_i[P*FW-1:0]),
+    .link_credit_o (credit_o[P-1:0]),
+    .link_valid_o  (out_valid[P-1:0]),
+    .link_flit_o   (out_flit[P*FW-1:0]),
+    .link_credit_i (credit_i[P-1:0]),
+    .inj_valid_i   (in_valid_i[NIn-1:P]),
+    .inj_flit_i    (in_flit_i[NIn*FW-1:P*FW]),
+    .inj_credit_o  (credit_o[NIn-1:P]),
+    .ej_valid_o    (out_valid[NOut-1:P]),
+    .ej_flit_o     (out_flit[NOut*FW-1:P*FW]),
+    .ej_credit_i   (credit_i[NOut-1:P])
+  );
+
+  // ---------------------------------------------------------------------------
+  // Receivers (section 5): output o's receiver holds what it received and has not yet
+  // credited back; it returns a credit only for a flit it holds, one per cycle. A link
+  // without a neighbour never returns a credit.
+  // ---------------------------------------------------------------------------
+  reg [NOut*CW-1:0] pend_q;  // per output: flits received, not yet credited
+  integer po;
+  always @(posedge clk_i) begin
+    for (po = 0; po < NOut; po = po + 1) begin
+      if (!rst_ni) begin
+        pend_q[po*CW +: CW] <= {CW{1'b0}};
+      end else begin
+        pend_q[po*CW +: CW] <= pend_q[po*CW +: CW] + {{(CW - 1){1'b0}}, out_valid[po]}
+                               - {{(CW - 1){1'b0}}, credit_i[po]};
+      end
+    end
+  end
+
+  // Per port, a bit per property that fails in this cycle; one labelled assertion per
+  // property below (a label within a generate loop would not be unique in Yosys).
+  wire [NOut-1:0] bad_overflow, bad_border_out, bad_worm_head, bad_worm_held;
+  wire [NIn-1:0]  bad_credit, bad_sender_cred, bad_progress, bad_copies, bad_order;
+  wire [NIn-1:0]  bad_from_nowhere, bad_head_route, bad_worm_route, bad_tracked;
+
+  genvar go;
+  generate
+    for (go = 0; go < NOut; go = go + 1) begin : gen_out
+      wire [CW-1:0] pend = pend_q[go*CW +: CW];
+      wire          border;
+      if (go < P) begin : gen_link
+        assign border = !exist[go];
+      end else begin : gen_ej
+        assign border = 1'b0;
+      end
+      always @* begin
+        assume (!credit_i[go] || (rst_ni && pend != {CW{1'b0}}));
+        assume (!(credit_i[go] && border));
+      end
+
+      // Output o carries one worm from head to tail: owner and "worm open" of the
+      // output, from the tags of what it carried.
+      reg       open_q;
+      reg [4:0] owner_q;
+      wire          flit_head = out_flit[go*FW];
+      wire          flit_tail = out_flit[go*FW + 1];
+      wire [4:0]    flit_src  = out_flit[go*FW + SrcLo +: 5];
+      always @(posedge clk_i) begin
+        if (!rst_ni) begin
+          open_q  <= 1'b0;
+          owner_q <= 5'd0;
+        end else if (out_valid[go]) begin
+          open_q  <= !flit_tail;
+          owner_q <= flit_src;
+        end
+      end
+      assign bad_overflow[go]   = rst_ni && pend > Depth;
+      assign bad_border_out[go] = rst_ni && border && out_valid[go];
+      assign bad_worm_head[go]  = rst_ni && out_valid[go] && !open_q && !flit_head;
+      assign bad_worm_held[go]  = rst_ni && out_valid[go] && open_q &&
+                                  (flit_head || flit_src != owner_q);
+    end
+  endgenerate
+
+  // ---------------------------------------------------------------------------
+  // Senders and the per-input checks, for every input s.
+  // ---------------------------------------------------------------------------
+  // The tracked flit: whether it was sent, and its value.
+  wire [NIn-1:0] trk_hit;
+  reg            trk_seen_q;
+  reg [FW-1:0]   trk_q;
+
+  genvar gs;
+  generate
+    for (gs = 0; gs < NIn; gs = gs + 1) begin : gen_in
+      localparam [4:0] S = gs;
+      wire          v    = in_valid_i[gs];
+      wire [FW-1:0] f    = in_flit_i[gs*FW +: FW];
+      wire          link = (gs < P);
+      wire          border;
+      if (gs < P) begin : gen_link
+        assign border = !exist[gs];
+      end else begin : gen_inj
+        assign border = 1'b0;
+      end
+
+      // Sender: credit counter (starts at BufferDepth, a credit usable in the cycle it
+      // arrives), whether a worm is open, the tag of the next flit.
+      reg [CW-1:0]   cred_q;
+      reg            worm_q;
+      reg [TagW-1:0] n_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni) begin
+          cred_q <= Depth;
+          worm_q <= 1'b0;
+          n_q    <= {TagW{1'b0}};
+        end else begin
+          cred_q <= cred_q - {{(CW - 1){1'b0}}, v} + {{(CW - 1){1'b0}}, credit_o[gs]};
+          if (v) begin
+            worm_q <= !f[1];
+            n_q    <= n_q + 1'b1;
+          end
+        end
+      end
+
+      wire [NOut-1:0] head_route = ref_route(f, gs, node_i);
+      always @* begin
+        // Link handshake (section 5): a flit only with a credit; none during reset, none
+        // on a link without a neighbour.
+        assume (!v || (rst_ni && (cred_q != {CW{1'b0}} || credit_o[gs])));
+        assume (!(v && border));
+        if (v) begin
+          // Worms (section 4): a head first, then body flits, then the tail.
+          assume (worm_q ? !f[0] : f[0]);
+          assume (f[SrcLo +: 5] == S && f[TagLo +: TagW] == n_q);
+          if (f[0]) begin
+            // A header the NI or a neighbour sends: a node of the network, a route that
+            // is not empty; injected: R to another node, or B from this node (the root).
+            assume (f[15:4] < NodesW);
+            assume (head_route != {NOut{1'b0}});
+            if (!link) begin
+              assume (f[2] ? f[15:4] == node_i : f[15:4] != node_i);
+            end
+            // Not (yet) covered: the path broadcast (B with ir, section 8); the reference
+            // route above has only the trees.
+            assume (!(f[2] && f[3]));
+          end
+        end
+      end
+
+      // The tracked flit is sent now.
+      assign trk_hit[gs] = rst_ni && v && track_in_i == S && n_q == track_n_i;
+
+      // What the outputs carry from input s this cycle: mask, the flit (all copies of
+      // one flit leave in the same cycle), whether all copies are equal.
+      reg [NOut-1:0] m;
+      reg [FW-1:0]   mf;
+      reg            same;
+      integer        o;
+      always @* begin
+        m    = {NOut{1'b0}};
+        mf   = {FW{1'b0}};
+        same = 1'b1;
+        for (o = NOut - 1; o >= 0; o = o - 1) begin
+          if (out_valid[o] && out_flit[o*FW + SrcLo +: 5] == S) begin
+            m[o] = 1'b1;
+            mf   = out_flit[o*FW +: FW];
+          end
+        end
+        for (o = 0; o < NOut; o = o + 1) begin
+          if (m[o] && out_flit[o*FW +: FW] != mf) begin
+            same = 1'b0;
+          end
+        end
+      end
+      wire left = (m != {NOut{1'b0}});
+
+      // Receiving side of input s: the tag of the next flit expected at the outputs,
+      // the worm in progress and its outputs.
+      reg [TagW-1:0] dn_q;
+      reg            dworm_q;
+      reg [NOut-1:0] droute_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni) begin
+          dn_q     <= {TagW{1'b0}};
+          dworm_q  <= 1'b0;
+          droute_q <= {NOut{1'b0}};
+        end else if (left) begin
+          dn_q     <= dn_q + 1'b1;
+          dworm_q  <= !mf[1];
+          droute_q <= m;
+        end
+      end
+
+      // Flits within the router at input s this cycle: accepted up to this cycle, not
+      // yet left (a flit seen at the outputs now left in the previous cycle).
+      wire [TagW-1:0] in_router = n_q + {{(TagW - 1){1'b0}}, v} - dn_q -
+                                  {{(TagW - 1){1'b0}}, left};
+      // The worm in progress after this cycle's outputs, and downstream room on all its
+      // outputs (a receiver holding fewer than BufferDepth flits, or returning a credit).
+      wire            dworm_now  = left ? !mf[1] : dworm_q;
+      wire [NOut-1:0] droute_now = left ? m : droute_q;
+      reg room;
+      integer ro;
+      always @* begin
+        room = 1'b1;
+        for (ro = 0; ro < NOut; ro = ro + 1) begin
+          // The flit on the output now is not counted by the receiver yet but has used
+          // its credit.
+          if (droute_now[ro] && !(pend_q[ro*CW +: CW] + {{(CW - 1){1'b0}}, out_valid[ro]}
+                                  < Depth ||
+                                  credit_i[ro])) begin
+            room = 1'b0;
+          end
+        end
+      end
+      // A worm in progress (its head left, the tail not yet) with a flit at this input
+      // and room on all its outputs moves that flit now: it is on the outputs next cycle.
+      reg must_move_q;
+      always @(posedge clk_i) begin
+        must_move_q <= rst_ni && dworm_now && in_router != {TagW{1'b0}} && room;
+      end
+
+      wire [NOut-1:0] ref_m = ref_route(mf, gs, node_i);
+      assign bad_credit[gs]       = rst_ni && (credit_o[gs] != left);
+      assign bad_sender_cred[gs]  = rst_ni && cred_q > Depth;
+      assign bad_progress[gs]     = rst_ni && must_move_q && !left;
+      assign bad_copies[gs]       = rst_ni && left && !same;
+      assign bad_order[gs]        = rst_ni && left && mf[TagLo +: TagW] != dn_q;
+      assign bad_from_nowhere[gs] = rst_ni && left && in_router[TagW-1];
+      assign bad_head_route[gs]   = rst_ni && left && !dworm_q && (!mf[0] || m != ref_m);
+      assign bad_worm_route[gs]   = rst_ni && left && dworm_q && (mf[0] || m != droute_q);
+      assign bad_tracked[gs]      = rst_ni && left && trk_seen_q && track_in_i == S &&
+                                    mf[TagLo +: TagW] == track_n_i && mf != trk_q;
+    end
+  endgenerate
+
+  always @(posedge clk_i) begin
+    if (!rst_ni) begin
+      trk_seen_q <= 1'b0;
+    end else if (trk_hit != {NIn{1'b0}}) begin
+      trk_seen_q <= 1'b1;
+      trk_q      <= in_flit_i[track_in_i*FW +: FW];
+    end
+  end
+
+  // ---------------------------------------------------------------------------
+  // The end-to-end properties (docs/verification.md lists them).
+  // ---------------------------------------------------------------------------
+  always @(posedge clk_i) begin
+    if (rst_ni) begin
+      // No receiver gets more flits than it has room for (no overflow downstream).
+      p_receiver_no_overflow: assert (bad_overflow == {NOut{1'b0}});
+      // A mesh link without a neighbour never carries a flit.
+      p_border_output_idle:   assert (bad_border_out == {NOut{1'b0}});
+      // An output carries a worm head first, then only that worm's flits to its tail.
+      p_output_worm_starts_with_head: assert (bad_worm_head == {NOut{1'b0}});
+      p_output_held_head_to_tail:     assert (bad_worm_held == {NOut{1'b0}});
+      // A credit goes back to the sender exactly when one of its flits left the input.
+      p_credit_per_flit:      assert (bad_credit == {NIn{1'b0}});
+      // The router never returns a credit for a slot it did not fill.
+      p_no_spurious_credit:   assert (bad_sender_cred == {NIn{1'b0}});
+      // A flit of a worm in progress moves as soon as all its outputs have room.
+      p_worm_progress:        assert (bad_progress == {NIn{1'b0}});
+      // Every copy of a flit leaves in the same cycle and is the same flit (MR lockstep).
+      p_copies_identical:     assert (bad_copies == {NIn{1'b0}});
+      // The flits of an input leave in the order they arrived, each once: no loss, no
+      // duplication, no reordering (a B copy is one departure to several outputs).
+      p_in_order_once:        assert (bad_order == {NIn{1'b0}});
+      p_no_flit_from_nowhere: assert (bad_from_nowhere == {NIn{1'b0}});
+      // A head leaves on exactly the outputs section 8 decodes from its header, the rest
+      // of its worm on exactly the same outputs.
+      p_head_route:           assert (bad_head_route == {NIn{1'b0}});
+      p_worm_route:           assert (bad_worm_route == {NIn{1'b0}});
+      // The tracked flit leaves bit for bit as it arrived.
+      p_tracked_flit_intact:  assert (bad_tracked == {NIn{1'b0}});
+    end
+  end
+
+endmodule

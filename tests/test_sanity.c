@@ -1,0 +1,209 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * test_sanity.c - router_sanity() and network_sanity() (model/router_sanity.h): they
+ * hold in every cycle of busy networks of every kind (so each invariant is real), each
+ * deliberately corrupted field of a router is reported with a line that names it, and
+ * a debug build (WORMCAST_DEBUG) stops a run at the first broken invariant while a
+ * release build never looks.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "router_sanity.h"
+#include "sim.h"
+
+struct rig {
+	struct sim_config cfg;
+	struct router_params params;
+	struct engine engine;
+	struct sim *sim;
+	struct network *net;
+};
+
+/* A driver that sends every node's messages at cycle 0: R, R+IR and one B. */
+static void flood_start(void *ctx, struct sim *s)
+{
+	const struct topology *t = sim_topology(s);
+	bool *with_b = ctx;
+
+	for (int v = 0; v < t->nodes; v++) {
+		struct send_req r = { .dest = (v + t->nodes / 2 + 1) % t->nodes, .type = HDR_R,
+				      .len = 12, .channel = -1 };
+
+		if (r.dest == v)
+			r.dest = (v + 1) % t->nodes;
+		r.ir = v % 3 == 0 && sim_config(s)->all_port;
+		sim_send(s, v, &r);
+		r.dest = t->nodes - 1 - v;
+		r.ir = false;
+		if (r.dest != v)
+			sim_send(s, v, &r);
+	}
+	if (*with_b)
+		sim_send(s, 0, &(struct send_req){ .type = HDR_B, .len = 9, .channel = -1 });
+}
+
+static void no_event(void *c, struct sim *s, const struct sim_event *e)
+{
+	(void)c;
+	(void)s;
+	(void)e;
+}
+
+static int rig_init(struct rig *g, const char *topo, bool all_port, int replication_cost)
+{
+	char err[256];
+
+	sim_config_defaults(&g->cfg);
+	if (topology_parse(topo, &g->cfg.topo, err, sizeof(err)))
+		return -1;
+	g->cfg.all_port = all_port;
+	g->cfg.startup = 2;
+	g->cfg.sink_stall = 0.7;	/* back-pressure: the FIFOs fill up */
+	g->cfg.seed = 5;
+	g->cfg.replication_cost = replication_cost;
+	sim_config_router_params(&g->cfg, &g->params);
+	if (model_engine_create(&g->engine, &g->params))
+		return -1;
+	g->sim = sim_create_with_engine(&g->cfg, &g->engine, err, sizeof(err));
+	g->net = model_engine_network(&g->engine);
+	return g->sim ? 0 : -1;
+}
+
+static void rig_free(struct rig *g)
+{
+	sim_destroy(g->sim);
+	model_engine_destroy(&g->engine);
+}
+
+/* Every invariant of every router and link holds after every cycle of a busy run. */
+static void healthy(const char *topo, bool all_port, int replication_cost, bool with_b)
+{
+	struct rig g;
+	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
+	char err[320] = "";
+	int cycles = 0, broken = 0, max_buffered = 0;
+
+	if (rig_init(&g, topo, all_port, replication_cost)) {
+		check(0, "%s: cannot set up", topo);
+		return;
+	}
+	while (sim_step(g.sim, &d) == SIM_DONE && !sim_quiescent(g.sim) && cycles < 20000) {
+		cycles++;
+		if (network_buffered(g.net) > max_buffered)
+			max_buffered = network_buffered(g.net);
+		if (!broken && network_sanity(g.net, NULL, 0, err, sizeof(err)))
+			broken = cycles;
+	}
+	check(!broken && sim_quiescent(g.sim) && max_buffered > 0,
+	      "%s %s T_r=%d%s: every invariant of every router and link holds in each of %d "
+	      "cycles (up to %d flits buffered)%s%s", topo, all_port ? "all-port" : "one-port",
+	      replication_cost, with_b ? " with a broadcast" : "", cycles, max_buffered,
+	      broken ? "; broken: " : "", err);
+	rig_free(&g);
+}
+
+/* A router of the network with flits buffered at a link input, and that input. */
+static struct router *busy_router(struct network *n, int *input)
+{
+	const struct topology *t = network_params(n)->topo;
+
+	for (int v = 0; v < t->nodes; v++) {
+		/* The test corrupts it on purpose: the network only hands out const. */
+		struct router *r = (struct router *)network_router(n, v);
+
+		for (int i = 0; i < r->n_ports; i++)
+			if (r->in[i].count && r->in[i].route_q) {
+				*input = i;
+				return r;
+			}
+	}
+	return NULL;
+}
+
+/* Corrupt one field, see it reported with the words expected, put it back. */
+#define CORRUPT(field, bad, words)                                                      \
+	do {                                                                            \
+		__typeof__(field) saved = (field);                                      \
+		char e[320] = "";                                                       \
+		int rc;                                                                 \
+		(field) = (bad);                                                        \
+		rc = network_sanity(g.net, NULL, 0, e, sizeof(e));                      \
+		(field) = saved;                                                        \
+		check(rc == -1 && strstr(e, (words)) && strstr(e, "router_sanity: node ") && \
+		      network_sanity(g.net, NULL, 0, e, sizeof(e)) == 0,                 \
+		      "%s corrupted: reported (%s)", #field, e);                         \
+	} while (0)
+
+static void corruptions(void)
+{
+	struct rig g;
+	bool with_b = false;
+	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
+	struct router *r = NULL;
+	int i = 0, other, o, cycles = 0;
+	char err[320];
+	bool ok;
+
+	if (rig_init(&g, "hypercube:3", true, 0)) {
+		check(0, "hypercube:3: cannot set up");
+		return;
+	}
+	while (sim_step(g.sim, &d) == SIM_DONE && cycles++ < 200)
+		if ((r = busy_router(g.net, &i)) != NULL && cycles > 20)
+			break;
+	ok = r != NULL && network_sanity(g.net, NULL, 0, err, sizeof(err)) == 0;
+	check(ok, "a busy router to corrupt: node %d input %d holds %d flits", r ? r->node : -1,
+	      i, r ? r->in[i].count : 0);
+	if (!ok) {
+		rig_free(&g);
+		return;
+	}
+	o = __builtin_ctz(r->in[i].route_q);
+	other = (i + 1) % r->n_in;
+	CORRUPT(r->in[i].count, (uint8_t)(r->in[i].count - 1), "buffered");
+	CORRUPT(r->in[i].count, (uint8_t)(r->depth + 1), "flits, its FIFO");
+	CORRUPT(r->nonempty, r->nonempty ^ (1u << i), "nonempty bit");
+	CORRUPT(r->in[i].rd_ptr, (uint8_t)r->depth, "read pointer");
+	CORRUPT(r->credits_q[o], (uint8_t)(r->depth + 1), "above the depth");
+	CORRUPT(r->has_credit_q, r->has_credit_q ^ (1u << o), "has_credit_q bit");
+	CORRUPT(r->owned_q, r->owned_q ^ (1u << o), "owned_q is");
+	CORRUPT(r->in[other].route_q, r->in[other].route_q | r->in[i].route_q, "owned by input");
+	CORRUPT(r->in[i].route_q, 0u, "no route but a");
+	CORRUPT(r->out_valid_q, r->out_valid_q | (1u << 30), "beyond the");
+	CORRUPT(r->holding, r->holding ^ (1u << i), "holding");
+
+	/* The debug build's per-cycle check stops the run; a release build never looks. */
+	{
+		uint8_t saved = r->credits_q[o];
+		enum sim_status st;
+
+		r->credits_q[o] = (uint8_t)(r->depth + 1);
+		r->has_credit_q |= 1u << o;
+		st = sim_step(g.sim, &d);
+#ifdef WORMCAST_DEBUG
+		check(st == SIM_ENGINE_STOPPED && strstr(sim_error(g.sim), "router_sanity: node") &&
+		      strstr(sim_error(g.sim), "cycle "),
+		      "debug build: the next cycle stops the run: %s", sim_error(g.sim));
+#else
+		check(st == SIM_DONE && !network_sanity_error(g.net)[0],
+		      "release build: no check between cycles (status %d)", st);
+#endif
+		r->credits_q[o] = saved;
+	}
+	rig_free(&g);
+}
+
+int main(void)
+{
+	healthy("hypercube:3", true, 0, true);
+	healthy("hypercube:4", true, 3, true);
+	healthy("hypercube:4", false, 0, false);
+	healthy("mesh:3x4", true, 2, true);
+	healthy("mesh:4x4", false, 0, false);
+	healthy("mesh:1x5", true, 0, true);
+	corruptions();
+	return check_finish();
+}
