@@ -1,46 +1,45 @@
 #!/usr/bin/env bash
-# Code coverage of the RTL: line and toggle coverage of rtl/*.v from a Verilator
-# --coverage build, under the regression's workloads, as an lcov HTML report
-# (docs/verification.md, "Code coverage").
+# Code coverage of the RTL: line and toggle coverage of rtl/*.v under the regression's
+# workloads, as lcov .info files and an HTML report (docs/verification.md, "Code
+# coverage").
 #
-# Usage: scripts/rtl-coverage.sh [--quick] [BUILD_DIR]      (default build-rtlcov)
+# Usage: scripts/rtl-coverage.sh [--quick] [OUT_DIR]       (default build-rtlcov)
 #
-# 1. builds the coverage flavour of wormcast into BUILD_DIR (cmake
-#    -DWORMCAST_RTL_COVERAGE=ON: every router configuration and the two network tops
-#    verilated with --coverage; each network writes its counts when it is destroyed);
-# 2. runs the workloads: every algorithm driver, random traffic on every configuration
-#    of the build (the coverage-directed regression's mixes and others), each through
-#    the cosimulation, so that every run is also checked against the model;
-# 3. merges the counts with verilator_coverage into lcov .info files (all points, and
-#    line and toggle points apart) and writes the HTML report with genhtml;
+# 1. runs the workloads through the code coverage variant of the RTL builds
+#    (WORMCAST_RTL_COVERAGE_DIR, cosim/rtl_cache.h): every configuration a run needs is
+#    verilated with --coverage-line --coverage-toggle into the RTL cache on its first
+#    use, like any other build, and every network writes its counts into OUT_DIR/data
+#    when it is destroyed.  The workloads: every algorithm driver on the networks it
+#    runs on, and the coverage-directed regression's random traffic mixes, on both port
+#    models, T_r > 0, the other dimension orders, another depth and width, a linear
+#    array and both network tops; every run is a cosimulation, so it is also checked
+#    against the model;
+# 2. merges the counts with verilator_coverage into lcov .info files: all points
+#    (merged.info), the line and branch points (line.info), the toggle points
+#    (toggle.info);
+# 3. writes the HTML report with genhtml (OUT_DIR/html/index.html);
 # 4. prints the line and toggle figures, in total and per file.
-# --quick: one configuration (Q_3 all-port) and two runs, for the test suite
-# (tests/test_rtl_coverage.py), which checks the .info files.
+# --quick: a 3x3 mesh, a tree broadcast and 500 cycles of random traffic (no path
+# broadcast), for the test suite (tests/test_rtl_coverage.py).
+#
+# The wormcast used is $WORMCAST (default build/wormcast, built if missing); the RTL
+# is the one it carries, or $WORMCAST_RTL_DIR's; the cache is the usual one
+# ($XDG_CACHE_HOME/wormcast/rtl): the coverage builds have keys of their own.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 quick=0
 if [ "${1:-}" = "--quick" ]; then quick=1; shift; fi
-build=${1:-$top/build-rtlcov}
-"$top/scripts/install-deps.sh"
-
-# The configurations: both port models of a hypercube and of a mesh (one odd), a
-# replication cost, the other dimension orders, another depth and width, a linear array,
-# and the network tops.
-routers="hc4_ap;hc4_op;m4x4_ap;m5x3_op;m1x6_ap;hc4_ap_tr2;hc4_ap_rd_ta;m5x3_ap_tr1_rd_td;hc3_ap_d2_w48"
-tops="hc3_ap;m3x3_ap"
-if [ $quick = 1 ]; then routers="hc3_ap"; tops=""; fi
-cmake -S "$top" -B "$build" -DCMAKE_BUILD_TYPE=Release -DWORMCAST_RTL_COVERAGE=ON \
-      -DWORMCAST_RTL_ROUTERS="$routers" -DWORMCAST_RTL_TOPS="$tops" -DWORMCAST_RTL_SC_TOPS="" \
-      >/dev/null
-echo "rtl-coverage: building the coverage flavour into $build ($routers${tops:+; tops $tops})" >&2
-if ! cmake --build "$build" -j "$(nproc)" --target wormcast >"$build/rtl-coverage-build.log" 2>&1; then
-  echo "rtl-coverage: the build failed; see $build/rtl-coverage-build.log" >&2
-  exit 1
-fi
-wc="$build/wormcast"
-data="$build/rtl-coverage"
-rm -rf "$data" "$build/rtl-coverage-html"
+out=$(mkdir -p "${1:-$top/build-rtlcov}" && cd "${1:-$top/build-rtlcov}" && pwd)
+wc=${WORMCAST:-$top/build/wormcast}
+if [ ! -x "$wc" ]; then "$top/scripts/build.sh"; fi
+for tool in verilator_coverage genhtml lcov perl; do
+  command -v "$tool" >/dev/null || { echo "rtl-coverage: $tool is not on PATH (scripts/install-deps.sh)" >&2; exit 2; }
+done
+rtl=$(cd "${WORMCAST_RTL_DIR:-$top/rtl}" && pwd)
+data="$out/data"
+rm -rf "$data" "$out/html"
 mkdir -p "$data"
+export WORMCAST_RTL_COVERAGE_DIR="$data"
 
 runs=0
 run() {
@@ -59,10 +58,10 @@ traffic() {
         --b-fraction 0.02 --sink-stall 0.3 --startup 1 --injection random --seed "$seed" "$@"
   done
 }
-echo "rtl-coverage: running the workloads" >&2
+echo "rtl-coverage: running the workloads with the code coverage builds (each built once: about a minute)" >&2
 if [ $quick = 1 ]; then
-  run run --topology hypercube:3 --algorithm pbcast --flits 5 --root 5 --startup 3
-  run traffic --topology hypercube:3 --rate 0.5 --flits 1-8 --cycles 500 --ir-fraction 0.3 \
+  run run --topology mesh:3x3 --algorithm pbcast --flits 5 --root 4 --startup 3
+  run traffic --topology mesh:3x3 --rate 0.5 --flits 1-8 --cycles 500 --ir-fraction 0.3 \
       --b-fraction 0.05 --sink-stall 0.3 --startup 1 --injection random --seed 1
 else
   # Every algorithm on the networks it runs on (one-port algorithms on one-port builds).
@@ -72,6 +71,8 @@ else
   run run --topology hypercube:4 --algorithm pbcast --flits 9 --replication-cost 2
   run run --topology hypercube:4 --algorithm pbcast --flits 9 --route-order descending \
       --tree-order ascending
+  run run --topology hypercube:4 --algorithm hampath --flits 9 --route-order descending \
+      --tree-order ascending
   for algo in sbt reduce standexch aabdimex; do
     run run --topology hypercube:4 --algorithm "$algo" --flits 5 --startup 3
   done
@@ -79,16 +80,20 @@ else
     run run --topology mesh:4x4 --algorithm "$algo" --flits 5 --root 3 --startup 3
   done
   run run --topology mesh:4x4 --algorithm defap --flits 5 --root 0 --startup 3
-  for algo in rdmesh rsbcast sc1d sc2d aabmeshxy aabmeshyx; do
+  for algo in rdmesh rsbcast sc1d sc2d aabmeshxy aabmeshyx mstnaive mstcf; do
     run run --topology mesh:5x3 --algorithm "$algo" --flits 5 --root 3 --startup 3
   done
   run run --topology mesh:5x3 --algorithm def --flits 5 --root 0 --startup 3
   run run --topology mesh:5x3 --algorithm pbcast --flits 9 --root 7 --replication-cost 1 \
       --route-order descending --tree-order descending
+  run run --topology mesh:5x3 --algorithm hampath --flits 9 --root 7 --replication-cost 1 \
+      --route-order descending --tree-order descending
   run run --topology mesh:1x6 --algorithm linexch1 --flits 3 --startup 3
   run run --topology mesh:1x6 --algorithm linexch2 --flits 3 --startup 3
   run run --topology hypercube:3 --algorithm pbcast --flits 9 --rtl-top
+  run run --topology hypercube:3 --algorithm hampath --flits 9 --rtl-top
   run run --topology mesh:3x3 --algorithm pbcast --flits 9 --rtl-top
+  run run --topology mesh:3x3 --algorithm hampath --flits 9 --rtl-top
   traffic hypercube:4
   traffic hypercube:4 --replication-cost 2
   traffic hypercube:4 --route-order descending --tree-order ascending
@@ -102,26 +107,29 @@ else
   traffic mesh:3x3 --rtl-top
 fi
 
-# Merge: every point; and the line and toggle points apart (each point of a .dat file
-# is one line, and its "page" says which kind it is: v_line, v_branch, v_toggle).
+# The counts name the sources where the build read them (a temporary directory of the
+# cache, gone now): name rtl/ instead, so that genhtml finds them.  In a .dat file a
+# point's fields are separated by \001 and a field's name from its value by \002.
 shopt -s nullglob
-dats=("$data"/*.dat)
-[ ${#dats[@]} -gt 0 ] || { echo "rtl-coverage: no coverage data was written" >&2; exit 1; }
+dats=("$data"/wormcast-*.dat)
+[ ${#dats[@]} -gt 0 ] || { echo "rtl-coverage: no coverage data was written into $data" >&2; exit 1; }
+RTL="$rtl" perl -pi -e 's{\x02[^\x01]*/src/rtl/}{\x02$ENV{RTL}/}g' "${dats[@]}"
 verilator_coverage --write "$data/merged.dat" "${dats[@]}"
+# Each point is one line; its "page" says which kind it is: v_line, v_branch, v_toggle.
 grep -v -e "page.v_toggle" "$data/merged.dat" > "$data/line.dat"
 { head -n 1 "$data/merged.dat"; grep -e "page.v_toggle" "$data/merged.dat"; } > "$data/toggle.dat"
 for kind in merged line toggle; do
-  verilator_coverage --write-info "$data/$kind.info" "$data/$kind.dat"
+  verilator_coverage --write-info "$out/$kind.info" "$data/$kind.dat"
 done
 genhtml --quiet --legend --title "wormcast RTL: line and toggle coverage" \
-        --output-directory "$build/rtl-coverage-html" "$data/merged.info" >/dev/null
-echo "rtl-coverage: $runs runs, $(ls "${dats[@]}" | wc -l) coverage files; report: $build/rtl-coverage-html/index.html"
+        --output-directory "$out/html" "$out/merged.info" >/dev/null
+echo "rtl-coverage: $runs runs, ${#dats[@]} coverage files; report: $out/html/index.html"
 for kind in line toggle merged; do
   printf '%-7s ' "$kind"
-  lcov --summary "$data/$kind.info" 2>&1 | grep -E "lines\.*:" | sed 's/^ *//'
+  lcov --summary "$out/$kind.info" 2>&1 | grep -E "lines\.*:" | sed 's/^ *//'
 done
 # Per file, line and toggle apart (lcov's own listing).
 for kind in line toggle; do
   echo "$kind points per file:"
-  lcov --list "$data/$kind.info" 2>/dev/null | grep -E "\.v|Total" | sed 's/^/  /'
+  lcov --list "$out/$kind.info" 2>/dev/null | grep -E "\.v|Total" | sed 's/^/  /'
 done
