@@ -2,7 +2,7 @@
 """Mutation score of the RTL: how many small faults the cosimulation regression catches.
 
 usage: scripts/mutate.py [--jobs N] [--file F]... [--only ID]... [--limit N] [--list]
-                         [--out DIR]
+                         [--resume] [--report-only] [--wormcast PATH] [--out DIR]
 
 Each mutant is ONE operator mutation of rtl/ (docs/verification.md, "Mutation score"):
   ==  <-> !=          relational  <  -> <=,  <= -> <,  >  -> >=,  >= -> >
@@ -10,23 +10,27 @@ Each mutant is ONE operator mutation of rtl/ (docs/verification.md, "Mutation sc
   a dropped negation (! or ~)
 applied to the synthesizable logic of wc_router.v, wc_route.v, wc_fifo.v, wc_hypercube.v
 and wc_mesh.v. Not mutated: comments, the module headers (ports), parameter defaults
-(every build sets them), for-loop bounds, part-select indices, and the InjectBug test
-hooks (the faults the cosimulation's self-test injects on purpose, tests/test_cosim.py
-bugs; a mutant of a hook is a mutant of a build that the regression does not use).
+(every build sets them), for-loop bounds, part-select indices, the checks (`ifdef FORMAL,
+`ifndef SYNTHESIS, `WC_ASSERT) and the InjectBug test hooks (the faults the
+cosimulation's self-test injects on purpose, tests/test_cosim.py bugs; a mutant of a
+hook is a mutant of a build that the regression does not use).
 
 For each mutant the script lints the mutated file (verilator --lint-only -Wall, the
-project's standard: a mutant that does not lint is STILLBORN), builds the reduced set of
-RTL configurations with it (build_mutant(); also STILLBORN if that fails) and runs the
-short cosimulation regression (REGRESSION: algorithms and random traffic on Q_3, Q_4
-and a 3x3 mesh, every register compared every cycle) until a run fails: KILLED (by that
-run). A mutant that passes every run SURVIVED; it is then either argued equivalent in
+project's standard: a mutant that does not lint is STILLBORN), then runs the short
+cosimulation regression (REGRESSION: algorithms and random traffic on Q_3, Q_4 and a
+3x3 mesh, every register compared every cycle) with WORMCAST_RTL_DIR pointing at a copy
+of rtl/ with the mutation: wormcast builds every configuration a run needs from it on
+first use, in a cache of the worker's own that is emptied after each mutant (a build
+that fails: STILLBORN). The first run that fails KILLS the mutant. A mutant that passes
+every run SURVIVED; it is then either argued equivalent in
 scripts/mutate-equivalent.txt (its key, a tab, the argument; docs/verification.md
 summarises them) or a gap of the regression, which the next test closes. The exit code
 is 0 iff every survivor is argued equivalent (and no argument names a mutant that was
-killed or no longer exists).
+killed or no longer exists). The mutants are taken from the files in turn, so that a
+run stopped early (Ctrl-C; --resume goes on) has verdicts of every file.
 
 Output: one line per mutant on stdout, the summary, and DIR/mutants.json
-(default build-mutate/).
+(default build-mutate/); DIR/results.json keeps the verdicts for --resume.
 """
 import argparse
 import concurrent.futures
@@ -54,17 +58,6 @@ FILES = {
     "wc_router.v": "router",
     "wc_hypercube.v": "top",
     "wc_mesh.v": "top",
-}
-
-# The reduced RTL configurations of the mutant builds (names as in cosim/CMakeLists.txt),
-# in two stages per group: most mutants fail the first stage's runs, and only the others
-# pay for the next stage's build (a mesh; then the one-port model, a replication cost, the
-# other dimension orders).
-GROUPS = {
-    "router": [{"routers": "hc4_ap", "tops": ""},
-               {"routers": "m3x3_ap", "tops": ""},
-               {"routers": "hc4_op;hc4_ap_tr2;hc4_ap_rd_ta;m3x3_ap_tr1_rd_td", "tops": ""}],
-    "top": [{"routers": "hc3_ap", "tops": "hc3_ap;hc4_ap;m3x3_ap"}],
 }
 
 # The configurations a mutated file is linted with (verilator --lint-only -Wall).
@@ -125,7 +118,9 @@ REGRESSION = {
         traffic("mesh:3x3", "--rtl-top", "--rate", "0.7", seed=3),
     ]],
 }
-RUN_TIMEOUT = 120  # seconds; a mutant that hangs a run is killed by it
+# Seconds; a mutant that hangs a run is killed by it.  The first run of a configuration
+# builds it (a minute or two on a busy 2-core machine).
+RUN_TIMEOUT = 600
 
 
 # ---------------------------------------------------------------------------------------
@@ -250,8 +245,22 @@ def mutants_of(name):
     in_header = False
     hook_depth = None  # begin/end depth at which an InjectBug block started
     depth = 0
+    ifdefs = []  # the open `ifdef/`ifndef regions: True for a test-only one
     for no, line in enumerate(lines, 1):
         code = strip_comment(line)
+        # The proofs' properties (`ifdef FORMAL) and the simulation assertions
+        # (`ifndef SYNTHESIS) are checks, not logic: no mutants there.
+        d = re.match(r"^\s*`(ifdef|ifndef|else|endif)\b\s*(\w*)", code)
+        if d:
+            if d.group(1) in ("ifdef", "ifndef"):
+                ifdefs.append((d.group(1), d.group(2)) in (("ifdef", "FORMAL"), ("ifndef", "SYNTHESIS")))
+            elif d.group(1) == "else" and ifdefs:
+                ifdefs[-1] = False
+            elif ifdefs:
+                ifdefs.pop()
+            continue
+        if any(ifdefs) or re.search(r"`WC_ASSERT|\bgen_assert", code):
+            continue
         words = re.findall(r"\b(begin|end|module|endmodule)\b|(\);)", code)
         starts_hook = hook_depth is None and "InjectBug" in code and re.search(r"\bbegin\b", code)
         in_hook = hook_depth is not None
@@ -311,67 +320,68 @@ def describe(m):
 
 
 # ---------------------------------------------------------------------------------------
-# Building and running. build_mutant() is the only place that knows how an RTL build is
-# made: today a scratch copy of the tree per worker with a reduced RTL configuration
-# list; once configurations are verilated on demand into the per-user cache (issue 11
-# items 1-3), it becomes a run with a cache directory of its own and the mutated rtl/.
+# Building and running, through the RTL cache (cosim/rtl_cache.h): a run with
+# WORMCAST_RTL_DIR pointing at a copy of rtl/ with one file mutated builds the
+# configurations it needs from that copy on first use.  The cache keys a build by the
+# bytes of the sources, so a mutant never meets another mutant's build, nor the
+# original's.  Each worker has a cache of its own, emptied after every mutant (the disk
+# does not fill); the builds of the original RTL, for the check that every run passes
+# without a mutant, are in one more cache, kept.
 # ---------------------------------------------------------------------------------------
+def rtl_copy(path):
+    """A copy of rtl/ (.v and .vh) in path, made or refreshed."""
+    os.makedirs(path, exist_ok=True)
+    for f in os.listdir(RTL):
+        if f.endswith((".v", ".vh")):
+            shutil.copyfile(os.path.join(RTL, f), os.path.join(path, f))
+
+
 class Worker:
-    """One scratch copy of the tree (sources only) with one build directory per stage
-    of its group."""
+    """One mutated copy of rtl/ and the cache of its builds."""
 
-    def __init__(self, out, index, group):
-        self.group = group
-        self.tree = os.path.join(out, "tree%d-%s" % (index, group))
-        self.log = os.path.join(out, "build%d-%s.log" % (index, group))
-        self.builds = [os.path.join(self.tree, "build%d" % k) for k in range(len(GROUPS[group]))]
-        self.ready = False
+    def __init__(self, out, index, wormcast):
+        self.rtl = os.path.join(out, "rtl%d" % index)
+        self.cache = os.path.join(out, "cache%d" % index)
+        self.wormcast = wormcast
 
-    def prepare(self):
-        # Over an earlier copy, the build directories stay and a file is only written if
-        # its content differs (a new modification time), so only what changed is rebuilt
-        # (a mutant left behind by an interrupted run included).
-        def copy_changed(src, dst):
-            if not (os.path.exists(dst) and open(src, "rb").read() == open(dst, "rb").read()):
-                shutil.copyfile(src, dst)
-        ignore = shutil.ignore_patterns(".git", "build", "build-*", "waves", "traces",
-                                        "__pycache__")
-        shutil.copytree(TOP, self.tree, ignore=ignore, symlinks=True, dirs_exist_ok=True,
-                        copy_function=copy_changed)
-        with open(self.log, "w") as log:
-            for build, g in zip(self.builds, GROUPS[self.group]):
-                cmd = ["cmake", "-S", self.tree, "-B", build, "-DCMAKE_BUILD_TYPE=Release",
-                       # The mutant builds trade the Verilated model's speed for compile time.
-                       "-DCMAKE_CXX_FLAGS_RELEASE=-O0 -DNDEBUG",
-                       "-DWORMCAST_RTL_ROUTERS=" + g["routers"],
-                       "-DWORMCAST_RTL_TOPS=" + g["tops"], "-DWORMCAST_RTL_SC_TOPS="]
-                subprocess.run(cmd, stdout=log, stderr=subprocess.STDOUT, check=True)
-        # The original RTL must build and pass every run of its stage: a run that fails
-        # without a mutant would kill every mutant.
-        for stage in range(len(self.builds)):
-            if not self.build_mutant(stage, None, None):
-                raise SystemExit("mutate: the unmutated RTL does not build (%s)" % self.log)
-            r = regress(self.wormcast(stage), REGRESSION[self.group][stage])
-            if r:
-                raise SystemExit("mutate: the unmutated RTL fails: wormcast %s: %s" % r)
+    def env(self):
+        return dict(os.environ, WORMCAST_RTL_DIR=self.rtl, XDG_CACHE_HOME=self.cache)
 
-    def wormcast(self, stage):
-        return os.path.join(self.builds[stage], "wormcast")
+    def run_mutant(self, name, text, group, check_stage):
+        """(status, reason) of the mutant text of rtl/NAME: every stage's runs until one
+        fails; check_stage(stage) first makes sure that the original passes them."""
+        rtl_copy(self.rtl)
+        with open(os.path.join(self.rtl, name), "w") as f:
+            f.write(text)
+        try:
+            for stage, runs in enumerate(REGRESSION[group]):
+                check_stage(stage)
+                r = regress(self.wormcast, runs, self.env())
+                if r and r[2]:
+                    return "stillborn", "build failed: %s" % r[1]
+                if r:
+                    return "killed", "%s: %s" % r[:2]
+            return "survived", ""
+        finally:
+            rtl_copy(self.rtl)
+            subprocess.run([self.wormcast, "cache", "clear"], env=self.env(),
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
-    def build_mutant(self, stage, name, text):
-        """Put text into rtl/NAME of the scratch tree (None: leave it) and build the
-        configurations of the stage. True iff the build succeeded."""
-        if name is not None:
-            with open(os.path.join(self.tree, "rtl", name), "w") as f:
-                f.write(text)
-        with open(self.log, "a") as log:
-            r = subprocess.run(["cmake", "--build", self.builds[stage], "-j1", "--target",
-                                "wormcast"], stdout=log, stderr=subprocess.STDOUT)
-        return r.returncode == 0
 
-    def restore(self, name):
-        shutil.copyfile(os.path.join(RTL, name), os.path.join(self.tree, "rtl", name))
-
+def check_original(out, wormcast, group, stage, lock, checked):
+    """Every run of the stage passes with the original RTL (once per stage): a run that
+    fails without a mutant would kill every mutant."""
+    with lock:
+        if (group, stage) in checked:
+            return
+        base = os.path.join(out, "original")
+        rtl_copy(os.path.join(base, "rtl"))
+        env = dict(os.environ, WORMCAST_RTL_DIR=os.path.join(base, "rtl"),
+                   XDG_CACHE_HOME=os.path.join(base, "cache"))
+        r = regress(wormcast, REGRESSION[group][stage], env)
+        if r:
+            raise SystemExit("mutate: the unmutated RTL fails: wormcast %s: %s" % r[:2])
+        checked.add((group, stage))
 
 
 def lint(name, text):
@@ -390,7 +400,7 @@ def lint(name, text):
             srcs = [os.path.join(d, f) for f in ("wc_router.v", "wc_fifo.v", "wc_route.v")]
             if top != "wc_router":
                 srcs.insert(0, os.path.join(d, top + ".v"))
-            r = subprocess.run(["verilator", "--lint-only", "-Wall", "--top-module", top]
+            r = subprocess.run(["verilator", "--lint-only", "-Wall", "-I" + d, "--top-module", top]
                                + params + srcs, capture_output=True, text=True)
             if r.returncode != 0:
                 msg = [l for l in r.stderr.splitlines() if l.startswith("%")]
@@ -416,17 +426,20 @@ def lint_params(cfg, is_top):
     return "wc_router", p + ["-GTopology=%d" % (0 if hc else 1)]
 
 
-def regress(wormcast, runs):
-    """None if every run passes, else (the run, what it said)."""
+def regress(wormcast, runs, env):
+    """None if every run passes, else (the run, what it said, whether the build failed)."""
     for args in runs:
         cmd = [wormcast] + args + ["--engine", "cosim", "--compare", "all"]
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT)
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env)
         except subprocess.TimeoutExpired:
-            return " ".join(args), "timeout after %d s" % RUN_TIMEOUT
+            return " ".join(args), "timeout after %d s" % RUN_TIMEOUT, False
         if r.returncode != 0:
-            first = (r.stderr.strip().splitlines() or ["exit %d" % r.returncode])[0]
-            return " ".join(args), "exit %d: %s" % (r.returncode, first[:160])
+            lines = r.stderr.strip().splitlines() or ["exit %d" % r.returncode]
+            built = [l for l in lines if "cannot build the RTL" in l]
+            if built:
+                return " ".join(args), built[0][:200], True
+            return " ".join(args), "exit %d: %s" % (r.returncode, lines[0][:160]), False
     return None
 
 
@@ -453,7 +466,9 @@ def load_equivalent():
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1))
+    ap.add_argument("--jobs", type=int, default=1, help="mutants evaluated at once (default 1)")
+    ap.add_argument("--wormcast", default=os.path.join(TOP, "build", "wormcast"),
+                    help="the wormcast that builds and runs them (default build/wormcast)")
     ap.add_argument("--file", action="append", choices=sorted(FILES))
     ap.add_argument("--only", action="append", help="a mutant key (repeatable)")
     ap.add_argument("--limit", type=int, help="the first N mutants only")
@@ -462,13 +477,19 @@ def main():
     ap.add_argument("--report-only", action="store_true",
                     help="build and run nothing: report the verdicts of DIR/results.json "
                          "(mutants without one are 'not run')")
+    ap.add_argument("--skip-argued", action="store_true",
+                    help="run no mutant argued equivalent in scripts/mutate-equivalent.txt (they "
+                         "are reported as 'argued, not run' and count as neither killed nor live)")
     ap.add_argument("--resume", action="store_true",
                     help="reuse the verdicts of DIR/results.json for mutants whose mutated "
                          "file and regression are unchanged")
     a = ap.parse_args()
 
     files = a.file or sorted(FILES)
-    mutants = [m for f in files for m in mutants_of(f)]
+    # The files in turn (the first mutant of each, then the second, ...): a run stopped
+    # early has verdicts spread over every file.
+    per_file = [mutants_of(f) for f in files]
+    mutants = [m for k in range(max(map(len, per_file))) for ms in per_file if k < len(ms) for m in [ms[k]]]
     if a.only:
         mutants = [m for m in mutants if m["id"] in a.only]
     if a.limit:
@@ -487,18 +508,15 @@ def main():
         """What a verdict depends on besides the mutated file: its group's builds and runs
         and the file's lint configurations."""
         g = FILES[m["file"]]
-        return hashlib.sha1(json.dumps([REGRESSION[g], GROUPS[g], LINT_CONFIGS[m["file"]]])
+        return hashlib.sha1(json.dumps([REGRESSION[g], LINT_CONFIGS[m["file"]]])
                             .encode()).hexdigest()
 
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
     todo = mutants
-    # Workers: one scratch tree per job and group, prepared when first used (never when
-    # every verdict is reused).
-    groups = sorted({FILES[m["file"]] for m in todo})
-    pools = {g: [Worker(a.out, i, g) for i in range(a.jobs)] for g in groups}
-    free = {g: list(pools[g]) for g in groups}
-    lock = threading.Lock()
+    workers = [Worker(a.out, i, a.wormcast) for i in range(a.jobs)]
+    free = list(workers)
+    lock, original_lock, checked = threading.Lock(), threading.Lock(), set()
     start = time.time()
     done = [0]
 
@@ -523,32 +541,23 @@ def main():
             m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
         elif (a.resume or a.report_only) and fresh:
             m.update({k: old[k] for k in ("status", "reason", "seconds")})
+        elif a.skip_argued and m["id"] in equivalent:
+            m["status"], m["reason"] = "argued, not run", equivalent[m["id"]]
         elif lint_msg(m, text):
             m["status"], m["reason"], m["seconds"] = "stillborn", "lint: " + m["lint"], 0
             record(m, digest)
         else:
             with lock:
-                w = free[g].pop()
+                w = free.pop()
             try:
-                if not w.ready:
-                    print("mutate: preparing %s (%s)" % (w.tree, GROUPS[g]), file=sys.stderr)
-                    w.prepare()
-                    w.ready = True
                 t0 = time.time()
-                m["status"] = "survived"
-                for stage, runs in enumerate(REGRESSION[g]):
-                    if not w.build_mutant(stage, m["file"], text):
-                        m["status"], m["reason"] = "stillborn", "build failed (%s)" % w.log
-                        break
-                    r = regress(w.wormcast(stage), runs)
-                    if r:
-                        m["status"], m["reason"] = "killed", "%s: %s" % r
-                        break
+                m["status"], m["reason"] = w.run_mutant(
+                    m["file"], text, g,
+                    lambda stage: check_original(a.out, a.wormcast, g, stage, original_lock, checked))
                 m["seconds"] = round(time.time() - t0, 1)
-                w.restore(m["file"])
             finally:
                 with lock:
-                    free[g].append(w)
+                    free.append(w)
             record(m, digest)
         if m["status"] == "survived":
             m["reason"] = equivalent.get(m["id"], "GAP: no run of the regression fails")
@@ -562,18 +571,18 @@ def main():
 
     with concurrent.futures.ThreadPoolExecutor(a.jobs) as ex:
         list(ex.map(evaluate, todo))
-    # Leave the scratch trees with the original RTL (restore() did) for the next run.
 
     counts = {s: sum(1 for m in mutants if m["status"] == s)
-              for s in ("killed", "survived", "stillborn", "not run")}
+              for s in ("killed", "survived", "stillborn", "not run", "argued, not run")}
     gaps = [m for m in mutants if m["status"] == "survived" and m["id"] not in equivalent]
     argued = [m for m in mutants if m["status"] == "survived" and m["id"] in equivalent]
-    stale = [k for k in equivalent if k not in {m["id"] for m in mutants if m["status"] == "survived"}]
+    stale = [k for k in equivalent
+             if k not in {m["id"] for m in mutants if m["status"] in ("survived", "argued, not run")}]
     live = counts["killed"] + counts["survived"]
     score = counts["killed"] / (live - len(argued)) if live - len(argued) else None
     report = {"files": files, "mutants": len(mutants), **counts,
               "survived_equivalent": len(argued), "survived_gap": len(gaps),
-              "score_non_equivalent": score, "regression": REGRESSION, "groups": GROUPS,
+              "score_non_equivalent": score, "regression": REGRESSION,
               "list": mutants}
     tmp = os.path.join(a.out, "mutants.json.tmp")
     with open(tmp, "w") as f:
@@ -581,7 +590,8 @@ def main():
     os.replace(tmp, os.path.join(a.out, "mutants.json"))
     print("\nmutants: %d; killed %d, survived %d (%d argued equivalent, %d gaps), stillborn %d%s"
           % (len(mutants), counts["killed"], counts["survived"], len(argued), len(gaps),
-             counts["stillborn"], ", NOT RUN %d" % counts["not run"] if counts["not run"] else ""))
+             counts["stillborn"], ", NOT RUN %d" % counts["not run"] if counts["not run"] else "")
+          + (", argued equivalent and not run %d" % counts["argued, not run"] if counts["argued, not run"] else ""))
     if score is not None:
         print("mutation score (killed / non-equivalent built mutants): %.1f %%" % (100 * score))
     for m in gaps:
