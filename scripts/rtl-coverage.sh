@@ -80,10 +80,13 @@ else
     run run --topology mesh:4x4 --algorithm "$algo" --flits 5 --root 3 --startup 3
   done
   run run --topology mesh:4x4 --algorithm defap --flits 5 --root 0 --startup 3
-  for algo in rdmesh rsbcast sc1d sc2d aabmeshxy aabmeshyx mstnaive mstcf; do
+  for algo in rdmesh rsbcast sc1d sc2d aabmeshxy aabmeshyx; do
     run run --topology mesh:5x3 --algorithm "$algo" --flits 5 --root 3 --startup 3
   done
   run run --topology mesh:5x3 --algorithm def --flits 5 --root 0 --startup 3
+  for algo in mstnaive mstcf; do  # powers of two only
+    run run --topology mesh:4x4 --algorithm "$algo" --flits 5 --root 5 --startup 3
+  done
   run run --topology mesh:5x3 --algorithm pbcast --flits 9 --root 7 --replication-cost 1 \
       --route-order descending --tree-order descending
   run run --topology mesh:5x3 --algorithm hampath --flits 9 --root 7 --replication-cost 1 \
