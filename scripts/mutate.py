@@ -484,6 +484,9 @@ def main():
                     help="reuse the verdicts of DIR/results.json for mutants whose mutated "
                          "file and regression are unchanged")
     a = ap.parse_args()
+    # Absolute: the workers' caches are XDG_CACHE_HOME, where a relative path is ignored
+    # (the XDG specification), which would put the mutants into the user's own cache.
+    a.out, a.wormcast = os.path.abspath(a.out), os.path.abspath(a.wormcast)
 
     files = a.file or sorted(FILES)
     # The files in turn (the first mutant of each, then the second, ...): a run stopped
