@@ -180,6 +180,8 @@ void algo_driver(struct algo_session *x, struct driver *d);
 void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
 	      struct algo_run *out);
 void algo_predict(struct algo_session *x, struct algo_run *out);
+/* Instead of a simulation: frees the driver and predicts (the measured figures stay 0). */
+void algo_predict_only(struct algo_session *x, struct algo_run *out);
 void algo_abandon(struct algo_session *x);
 
 #endif

@@ -116,6 +116,15 @@ void algo_driver(struct algo_session *x, struct driver *d)
 	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event };
 }
 
+/* What the bound needs of the driver's shape, kept before the driver is freed. */
+static void keep_shape(struct algo_session *x, struct algo_run *out)
+{
+	/* Every node must receive the whole message, however it is cut into packets. */
+	x->words = x->a->packets ? x->params.flits - 1 : skeleton_words(x->sk);
+	if (x->a->packets)
+		out->packets = skeleton_blocks(x->sk);
+}
+
 void algo_end(struct algo_session *x, const struct sim *s, enum sim_status status,
 	      struct algo_run *out)
 {
@@ -137,10 +146,7 @@ void algo_end(struct algo_session *x, const struct sim *s, enum sim_status statu
 			snprintf(out->error, sizeof(out->error), "the checker reports missing deliveries");
 	}
 	out->no_memory = skeleton_no_memory(x->sk);
-	/* Every node must receive the whole message, however it is cut into packets. */
-	x->words = x->a->packets ? x->params.flits - 1 : skeleton_words(x->sk);
-	if (x->a->packets)
-		out->packets = skeleton_blocks(x->sk);
+	keep_shape(x, out);
 	algo_abandon(x);
 }
 
@@ -157,6 +163,13 @@ void algo_predict(struct algo_session *x, struct algo_run *out)
 	out->predicted = out->prediction.cycles;
 	snprintf(out->formula, sizeof(out->formula), "%s", out->prediction.formula);
 	bound(a, &x->params, x->words, out);
+}
+
+void algo_predict_only(struct algo_session *x, struct algo_run *out)
+{
+	keep_shape(x, out);
+	algo_abandon(x);
+	algo_predict(x, out);
 }
 
 void algo_abandon(struct algo_session *x)

@@ -40,6 +40,7 @@ struct ideal {
 	struct chain now, last;
 	uint64_t first_send;
 	bool any_send;
+	const struct schedule_trace *trace;	/* or NULL */
 	char error[200];
 };
 
@@ -210,6 +211,15 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	if (!d->any_send || d->now.t < d->first_send)
 		d->first_send = d->now.t;
 	d->any_send = true;
+	if (d->trace && d->trace->send) {
+		struct scheduled_send s = {
+			.msg = m->id, .source = node, .dest = r->type == HDR_B ? -1 : r->dest,
+			.bcast = r->type == HDR_B, .ir = r->ir, .len = r->len,
+			.call = d->now.t, .start = start.t, .done = ch->t,
+		};
+
+		d->trace->send(d->trace->ctx, &s);
+	}
 
 	if (r->type == HDR_B) {
 		/* The replication tree, or with ir the path broadcast's Hamiltonian path. */
@@ -252,8 +262,15 @@ static void ideal_free(struct ideal *d)
 int algo_schedule(const struct algorithm *a, const struct algo_params *p,
 		  struct schedule_result *r)
 {
+	return algo_schedule_traced(a, p, r, NULL);
+}
+
+int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
+			 struct schedule_result *r, const struct schedule_trace *t)
+{
 	const struct sim_config *cfg = p->cfg;
-	struct ideal d = { .cfg = cfg, .channels = cfg->all_port ? cfg->topo.ports : 1 };
+	struct ideal d = { .cfg = cfg, .channels = cfg->all_port ? cfg->topo.ports : 1,
+			   .trace = t };
 	struct transport tx = { .impl = &d, .send = ideal_send, .error = ideal_error };
 	struct skeleton *sk = skeleton_create(a, p);
 	char err[200];
@@ -274,6 +291,8 @@ int algo_schedule(const struct algorithm *a, const struct algo_params *p,
 					.tag = d.tags[e.msg] };
 
 		d.now = e.c;
+		if (e.kind == EV_HEAD_ARRIVED && t && t->head)
+			t->head(t->ctx, e.msg, e.node, e.cycle);
 		if (e.kind == EV_TAIL_ARRIVED) {
 			m->delivered++;
 			d.last = later(d.last, e.c);

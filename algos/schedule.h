@@ -40,4 +40,27 @@ struct schedule_result {
 int algo_schedule(const struct algorithm *a, const struct algo_params *p,
 		  struct schedule_result *r);
 
+/* A send of the plan, as the contention-free schedule makes it (wormcast tree). */
+struct scheduled_send {
+	int msg;		/* dense from 0, in the order the sends are made */
+	int source;
+	int dest;		/* R: the destination; B: -1 */
+	bool bcast, ir;
+	int len;		/* flits */
+	uint64_t call;		/* the cycle the node asked to send */
+	uint64_t start;		/* the cycle it got its injection channel */
+	uint64_t done;		/* SEND_DONE: the channel is free again */
+};
+
+/* What the schedule tells as it goes: every send, and every head reaching a receiver. */
+struct schedule_trace {
+	void *ctx;
+	void (*send)(void *ctx, const struct scheduled_send *s);
+	void (*head)(void *ctx, int msg, int node, uint64_t cycle);
+};
+
+/* algo_schedule(), telling t (NULL: nothing) about every send and arrival. */
+int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
+			 struct schedule_result *r, const struct schedule_trace *t);
+
 #endif

@@ -12,6 +12,7 @@
 #include <strings.h>
 
 #include "bcast_gate.h"
+#include "latency.h"
 #include "number.h"
 #include "textfile.h"
 
@@ -351,25 +352,9 @@ bool trace_delivered(const struct trace_entry *e, const struct sim *s, uint64_t 
 	return true;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* Nearest rank: the smallest value with at least p percent of the values <= it. */
-static uint64_t percentile(const uint64_t *sorted, size_t n, unsigned p)
-{
-	size_t rank = (n * p + 99) / 100;
-
-	return sorted[rank ? rank - 1 : 0];
-}
-
 int trace_get_stats(const struct trace *tr, const struct sim *s, struct trace_stats *st)
 {
-	uint64_t *lat = malloc(sizeof(*lat) * (size_t)tr->n);
-	double sum = 0;
+	uint64_t *lat = malloc(sizeof(*lat) * (size_t)(tr->n ? tr->n : 1));
 	size_t n = 0;
 
 	memset(st, 0, sizeof(*st));
@@ -390,19 +375,10 @@ int trace_get_stats(const struct trace *tr, const struct sim *s, struct trace_st
 			st->max_send_delay = m->send_cycle - e->cycle;
 		if (!trace_delivered(e, s, &done))
 			continue;
-		lat[n] = done - m->send_cycle;
-		sum += (double)lat[n];
-		n++;
+		lat[n++] = done - m->send_cycle;
 	}
 	st->delivered = n;
-	if (n) {
-		qsort(lat, n, sizeof(*lat), cmp_u64);
-		st->avg_latency = sum / (double)n;
-		st->min_latency = lat[0];
-		st->max_latency = lat[n - 1];
-		st->p50_latency = percentile(lat, n, 50);
-		st->p99_latency = percentile(lat, n, 99);
-	}
+	latency_summarize(lat, n, &st->latency);
 	free(lat);
 	return 0;
 }

@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "latency.h"
 #include "sim.h"
 
 #define TRACE_MAX_FLITS (1 << 20)
@@ -65,9 +66,7 @@ struct trace_stats {
 	uint64_t sent;		/* send calls made */
 	uint64_t delivered;	/* messages delivered whole to every receiver */
 	/* Latency: send call to the last tail arrival, over delivered messages. */
-	double avg_latency;
-	uint64_t min_latency, max_latency;
-	uint64_t p50_latency, p99_latency;	/* nearest-rank percentiles */
+	struct latency_summary latency;
 	uint64_t max_send_delay;	/* largest (send cycle - trace cycle) */
 };
 /* Returns 0, or -1 if out of memory. */

@@ -9,8 +9,10 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "bcast_gate.h"
+#include "latency.h"
 
 struct traffic {
 	struct traffic_params p;
@@ -22,6 +24,7 @@ struct traffic {
 	int b_root;
 	struct bcast_gate gate;	/* the broadcast in flight */
 	uint64_t messages, broadcasts;
+	uint64_t flits_sent;	/* of the messages handed to the NIs */
 	char error[256];	/* the first send that failed, "" if none */
 };
 
@@ -122,6 +125,7 @@ static void tick(void *ctx, struct sim *s)
 		}
 		t->broadcasts++;
 		t->messages++;
+		t->flits_sent += (uint64_t)r.len;
 		return;
 	}
 	while (t->next_slot / (uint64_t)nodes <= now && now < t->p.cycles) {
@@ -146,6 +150,7 @@ static void tick(void *ctx, struct sim *s)
 			return;
 		}
 		t->messages++;
+		t->flits_sent += (uint64_t)r.len;
 	}
 	/* Arrivals skipped while broadcasts held the network are dropped, not queued. */
 	if (t->next_slot / (uint64_t)nodes < now)
@@ -171,27 +176,27 @@ void traffic_driver(struct traffic *t, struct driver *d)
 	*d = (struct driver){ .ctx = t, .event = no_event, .tick = tick, .finished = finished };
 }
 
-void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)
+int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)
 {
-	double sum = 0;
-	int n = sim_message_count(s), counted = 0;
+	int n = sim_message_count(s);
+	uint64_t *lat = malloc(sizeof(*lat) * (size_t)(n ? n : 1));
+	size_t counted = 0;
 
+	memset(st, 0, sizeof(*st));
 	st->messages = t->messages;
 	st->broadcasts = t->broadcasts;
-	st->max_latency = 0;
-	st->delivered = 0;
+	st->flits_sent = t->flits_sent;
+	if (!lat)
+		return -1;
 	for (int i = 0; i < n; i++) {
 		const struct message *m = sim_message(s, i);
-		uint64_t lat;
 
 		if (m->delivered < m->receivers || m->receivers == 0)
 			continue;
-		lat = m->last_delivery - m->send_cycle;
-		sum += (double)lat;
-		counted++;
-		if (lat > st->max_latency)
-			st->max_latency = lat;
+		lat[counted++] = m->last_delivery - m->send_cycle;
 	}
 	st->delivered = (uint64_t)counted;
-	st->avg_latency = counted ? sum / counted : 0;
+	latency_summarize(lat, counted, &st->latency);
+	free(lat);
+	return 0;
 }

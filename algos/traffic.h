@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "latency.h"
 #include "sim.h"
 
 struct traffic_params {
@@ -39,10 +40,16 @@ const char *traffic_error(const struct traffic *t);
 struct traffic_stats {
 	uint64_t messages;
 	uint64_t broadcasts;
+	/*
+	 * Flits of the messages handed to the NIs.  Arrivals while a broadcast holds the
+	 * network are dropped, so with broadcasts this falls below the offered load.
+	 */
+	uint64_t flits_sent;
 	uint64_t delivered;	/* messages delivered whole to every receiver */
-	double avg_latency;	/* send call to last tail arrival, per delivered message */
-	uint64_t max_latency;
+	/* Send call to last tail arrival, over the delivered messages. */
+	struct latency_summary latency;
 };
-void traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st);
+/* Returns 0, or -1 if out of memory. */
+int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st);
 
 #endif

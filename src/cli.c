@@ -82,15 +82,29 @@ static int cmd_help(int argc, char **argv, struct failure *f)
 	return EXIT_PASSED;
 }
 
+/* "run, sweep, ... or list": the commands, from the table. */
+static const char *commands_text(char *buf, size_t len)
+{
+	size_t k = 0;
+
+	buf[0] = '\0';
+	for (int c = 0; c < N_COMMANDS && k < len; c++)
+		k += (size_t)snprintf(buf + k, len - k, "%s%s", c == 0 ? "" : c == N_COMMANDS - 1
+								 ? " or " : ", ",
+				      command_name((enum command)c));
+	return buf;
+}
+
 static int dispatch(int argc, char **argv, struct failure *f)
 {
 	struct options o;
+	char names[256];
 	bool help;
 	int c;
 
 	if (argc < 2)
-		return failf(f, EXIT_USAGE, "no command (run, sweep, traffic, trace, list, cache or "
-			     "coverage; see 'wormcast --help')");
+		return failf(f, EXIT_USAGE, "no command (%s; see 'wormcast --help')",
+			     commands_text(names, sizeof(names)));
 	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
 		help_overview(stdout);
 		return EXIT_PASSED;
@@ -99,8 +113,8 @@ static int dispatch(int argc, char **argv, struct failure *f)
 		return cmd_help(argc, argv, f);
 	c = command_find(argv[1]);
 	if (c < 0)
-		return failf(f, EXIT_USAGE, "unknown command '%s' (expected run, sweep, traffic, "
-			     "trace, list, cache or coverage; see 'wormcast --help')", argv[1]);
+		return failf(f, EXIT_USAGE, "unknown command '%s' (expected %s; see 'wormcast "
+			     "--help')", argv[1], commands_text(names, sizeof(names)));
 	if (options_parse(&o, (enum command)c, argc - 1, argv + 1, &help, f))
 		return -1;
 	if (help) {

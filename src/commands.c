@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * commands.c - every command that runs as the same steps: setup from the options (setup.c), the
- * outputs opened (outputs.c), the workload (workloads.c), the pipeline (pipeline.c),
- * the outputs committed, the report (report.c).  The commands differ only in which
- * workload and which report, chosen here by switch; nothing here prints an error or
- * exits.
+ * commands.c - the commands that run once (run, traffic, trace) as the same steps:
+ * setup from the options (setup.c), the outputs opened (outputs.c), the workload
+ * (workloads.c), the pipeline (pipeline.c), the outputs committed, the report
+ * (report.c); they differ only in which workload and which report, chosen here by
+ * switch.  The commands of many runs are their own modules (sweep.c and merge,
+ * reproduce.c), as is tree.c; list and cache are here.  Nothing here prints an error
+ * or exits.
  */
 #include "commands.h"
 
@@ -15,7 +17,10 @@
 #include "outputs.h"
 #include "pipeline.h"
 #include "report.h"
+#include "reproduce.h"
 #include "setup.h"
+#include "sweep.h"
+#include "tree.h"
 #include "workloads.h"
 
 /* What a command's runs share. */
@@ -35,7 +40,7 @@ struct work {
 	enum command command;
 	struct workload wl;
 	union {
-		struct algorithm_work algo;	/* run, sweep */
+		struct algorithm_work algo;	/* run */
 		struct traffic_work traffic;
 		struct trace_work trace;
 	} u;
@@ -78,7 +83,6 @@ static int work_init(struct session *s, struct work *w, const struct algorithm *
 	w->command = o->command;
 	switch (o->command) {
 	case CMD_ID_RUN:
-	case CMD_ID_SWEEP:
 		if (setup_algorithm(o, a, flits, &s->cfg, &p, f))
 			return -1;
 		return algorithm_work_init(&w->u.algo, a, &p, &w->wl, f);
@@ -129,9 +133,6 @@ static void work_text(const struct session *s, const struct work *w, const struc
 		break;
 	case CMD_ID_TRACE:
 		report_trace_text(&s->rc, &w->u.trace, r, stdout);
-		break;
-	case CMD_ID_SWEEP:
-		report_sweep_row(&w->u.algo, r, stdout);
 		break;
 	default:
 		report_run_text(&s->rc, &w->u.algo, r, stdout);
@@ -184,6 +185,36 @@ static int status_of(const struct session *s, const struct run_result *r)
 	return r->ok ? EXIT_PASSED : EXIT_FAILED;
 }
 
+/*
+ * run --formula-only: the algorithm's prediction, schedule and bound, without a
+ * simulation; exit status 1 if the plan fails even without the network.
+ */
+static int formula_only(const struct options *o, const struct algorithm *a, struct failure *f)
+{
+	struct session s;
+	struct work w;
+	char *json = NULL;
+	int rc;
+
+	if (setup_formula_only(o, f) || session_open(&s, o, NULL, f))
+		return -1;
+	if (work_init(&s, &w, a, opt(o, OPT_FLITS)->u, f))
+		return -1;
+	algo_predict_only(&w.u.algo.session, &w.u.algo.out);
+	if (s.json && !(json = report_json_text(report_run_json(&s.rc, &w.u.algo, NULL)))) {
+		rc = fail_no_memory(f);
+	} else {
+		if (json)
+			puts(json);
+		else
+			report_run_text(&s.rc, &w.u.algo, NULL, stdout);
+		rc = w.u.algo.out.scheduled >= 0 ? EXIT_PASSED : EXIT_FAILED;
+	}
+	free(json);
+	work_release(&w);
+	return rc;
+}
+
 /* run, traffic, trace: one run. */
 static int single(const struct options *o, const volatile sig_atomic_t *stop, struct failure *f)
 {
@@ -195,6 +226,8 @@ static int single(const struct options *o, const volatile sig_atomic_t *stop, st
 	char *json = NULL;
 	int rc;
 
+	if (o->command == CMD_ID_RUN && opt(o, OPT_FORMULA_ONLY)->set)
+		return formula_only(o, a, f);
 	if (session_open(&s, o, stop, f))
 		return -1;
 	if (work_init(&s, &w, a, opt(o, OPT_FLITS)->u, f)) {
@@ -226,87 +259,6 @@ static int single(const struct options *o, const volatile sig_atomic_t *stop, st
 	run_result_free(&r);
 	work_release(&w);
 	return rc;
-}
-
-/* sweep: every algorithm of a list for every length of a list. */
-static int sweep(const struct options *o, const volatile sig_atomic_t *stop, struct failure *f)
-{
-	const struct option_value *names = opt(o, OPT_ALGORITHMS), *lens = opt(o, OPT_FLITS_LIST);
-	cJSON *rows = NULL, *all = NULL;
-	struct session s;
-	struct work w;
-	struct engine_report total = { 0 };
-	int failures = 0, rc = 0;
-	bool interrupted = false;
-
-	if (session_open(&s, o, stop, f))
-		return -1;
-	/* Every pair is checked before the first run: a bad one stops nothing midway. */
-	for (int k = 0; k < names->n; k++)
-		for (int l = 0; l < lens->n; l++) {
-			struct sim_config cfg = s.cfg;
-			struct algo_params p;
-
-			if (setup_algorithm(o, algo_find(names->names[k]), lens->items[l], &cfg, &p, f))
-				return -1;
-		}
-	if (s.json && (!(all = cJSON_CreateObject()) ||
-		       !(rows = cJSON_AddArrayToObject(all, "runs")))) {
-		cJSON_Delete(all);
-		return fail_no_memory(f);
-	}
-	if (!s.json)
-		report_sweep_header(&s.rc, stdout);
-	for (int k = 0; k < names->n && !interrupted && rc == 0; k++)
-		for (int l = 0; l < lens->n && !interrupted && rc == 0; l++) {
-			struct run_result r;
-
-			if (work_init(&s, &w, algo_find(names->names[k]), lens->items[l], f)) {
-				rc = -1;
-				break;
-			}
-			if (run_once(&s, &w, &r, f)) {
-				work_release(&w);
-				rc = -1;
-				break;
-			}
-			failures += !r.ok;
-			interrupted = r.interrupted;
-			total.compared = r.engine.compared;
-			total.compared_all = r.engine.compared_all;
-			total.cycles_compared += r.engine.cycles_compared;
-			total.signals_compared += r.engine.signals_compared;
-			total.mismatches += r.engine.mismatches;
-			if (s.json) {
-				cJSON *row = work_json(&s, &w, &r);
-
-				if (!row || !cJSON_AddItemToArray(rows, row)) {
-					cJSON_Delete(row);
-					rc = fail_no_memory(f);
-				}
-			} else {
-				work_text(&s, &w, &r);
-			}
-			report_failure(&s.rc, &r, stderr);
-			run_result_free(&r);
-			work_release(&w);
-		}
-	if (rc == 0 && s.json) {
-		if (!cJSON_AddBoolToObject(all, "ok", failures == 0 && !interrupted) ||
-		    !cJSON_AddBoolToObject(all, "interrupted", interrupted))
-			rc = fail_no_memory(f);
-		else
-			rc = report_print_json(all, stdout, f);
-		all = NULL;
-	}
-	cJSON_Delete(all);
-	if (rc)
-		return rc;
-	if (!s.json)
-		report_sweep_footer(&total, stdout);
-	if (interrupted)
-		return 128 + (int)*stop;
-	return failures ? EXIT_FAILED : EXIT_PASSED;
 }
 
 /* list: the algorithms, topologies and engines of this build. */
@@ -418,7 +370,13 @@ int command_run(const struct options *o, const volatile sig_atomic_t *stop, stru
 	case CMD_ID_TRACE:
 		return single(o, stop, f);
 	case CMD_ID_SWEEP:
-		return sweep(o, stop, f);
+		return command_sweep(o, stop, f);
+	case CMD_ID_MERGE:
+		return command_merge(o, f);
+	case CMD_ID_REPRODUCE:
+		return command_reproduce(o, stop, f);
+	case CMD_ID_TREE:
+		return command_tree(o, f);
 	case CMD_ID_LIST:
 		return list(o, f);
 	case CMD_ID_CACHE:

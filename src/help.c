@@ -29,6 +29,18 @@ static const struct command_doc command_docs[N_COMMANDS] = {
 	[CMD_ID_TRACE] = { "trace --topology T --trace FILE [options]",
 			   "Send the messages of a trace file, each at its cycle, and report "
 			   "their latencies (docs/traces.md)." },
+	[CMD_ID_REPRODUCE] = { "reproduce [--only NAME,...] [--out DIR] [--quick] [options]",
+			       "Run the experiments of the experiment files (the sources' figures: "
+			       "docs/results.md) on every core and write, for each, its runs as "
+			       "CSV and JSON and its plot as PNG and SVG." },
+	[CMD_ID_MERGE] = { "merge DIR... [--csv FILE] [--plot FILE] [--json]",
+			   "Join the JSON outputs of the command lines of 'sweep --emit-jobs' (run "
+			   "anywhere: GNU parallel, a Slurm job array) into the table, CSV, plot or "
+			   "JSON a sweep gives (docs/scaling.md)." },
+	[CMD_ID_TREE] = { "tree --topology T [--root S] [--format txt|dot|svg] [options]",
+			  "Draw the replication tree of a B message from the root, or, with "
+			  "--algorithm and --flits, who sends to whom at each step of the "
+			  "algorithm's contention-free schedule." },
 	[CMD_ID_LIST] = { "list [--json]",
 			  "The algorithms, topologies and engines of this build, and the RTL "
 			  "builds in the cache." },
@@ -186,8 +198,8 @@ void help_overview(FILE *out)
 		"cycle-accurate\nmodel of an enhanced all-port wormhole router, on its "
 		"Verilated RTL, or on both in\nlockstep (README.md).\n\ncommands:\n");
 	for (int c = 0; c < N_COMMANDS; c++) {
-		fprintf(out, "  %-8s ", command_name((enum command)c));
-		wrap(out, command_docs[c].summary, 11, 11);
+		fprintf(out, "  %-9s ", command_name((enum command)c));
+		wrap(out, command_docs[c].summary, 12, 12);
 	}
 	fprintf(out, "\n'wormcast COMMAND --help' lists the options of a command, with their "
 		"defaults and\nranges; 'wormcast help --markdown [FILE]' writes docs/config.md.\n\n");

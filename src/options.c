@@ -31,6 +31,9 @@ static const char *const command_names[N_COMMANDS] = {
 	[CMD_ID_SWEEP] = "sweep",
 	[CMD_ID_TRAFFIC] = "traffic",
 	[CMD_ID_TRACE] = "trace",
+	[CMD_ID_REPRODUCE] = "reproduce",
+	[CMD_ID_MERGE] = "merge",
+	[CMD_ID_TREE] = "tree",
 	[CMD_ID_LIST] = "list",
 	[CMD_ID_CACHE] = "cache",
 	[CMD_ID_COVERAGE] = "coverage",
@@ -262,6 +265,34 @@ static int parse_value(struct options *o, enum option_id id, struct option_value
 	}
 	snprintf(msg, len, "no such option type");
 	return -1;
+}
+
+int options_check_value(enum command c, const char *name, const char *text, char *msg,
+			size_t len)
+{
+	struct options *scratch;
+	struct option_value v = { 0 };
+	int id, rc;
+
+	for (id = 0; id < N_OPTIONS; id++)
+		if (takes((enum option_id)id, c) && !strcmp(option_table[id].name, name))
+			break;
+	if (id == N_OPTIONS) {
+		snprintf(msg, len, "'%s' is not an option of %s", name, command_name(c));
+		return -1;
+	}
+	if (!text)
+		return id;
+	/* The lists keep their items in the options' storage: a scratch one. */
+	scratch = calloc(1, sizeof(*scratch));
+	if (!scratch) {
+		snprintf(msg, len, "out of memory");
+		return -1;
+	}
+	scratch->command = c;
+	rc = parse_value(scratch, (enum option_id)id, &v, text, msg, len);
+	free(scratch);
+	return rc ? -1 : id;
 }
 
 /* Set option id from text; origin names where it was given.  0, or -1 and msg. */

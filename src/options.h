@@ -25,6 +25,9 @@ enum command {
 	CMD_ID_SWEEP,
 	CMD_ID_TRAFFIC,
 	CMD_ID_TRACE,
+	CMD_ID_REPRODUCE,
+	CMD_ID_MERGE,
+	CMD_ID_TREE,
 	CMD_ID_LIST,
 	CMD_ID_CACHE,
 	CMD_ID_COVERAGE,
@@ -36,13 +39,16 @@ enum command {
 #define CMD_SWEEP (1u << CMD_ID_SWEEP)
 #define CMD_TRAFFIC (1u << CMD_ID_TRAFFIC)
 #define CMD_TRACE (1u << CMD_ID_TRACE)
+#define CMD_REPRODUCE (1u << CMD_ID_REPRODUCE)
+#define CMD_MERGE (1u << CMD_ID_MERGE)
+#define CMD_TREE (1u << CMD_ID_TREE)
 #define CMD_LIST (1u << CMD_ID_LIST)
 #define CMD_CACHE (1u << CMD_ID_CACHE)
 #define CMD_COVERAGE (1u << CMD_ID_COVERAGE)
 #define CMD_RUNS (CMD_RUN | CMD_SWEEP | CMD_TRAFFIC | CMD_TRACE)
-#define CMD_ALL (CMD_RUNS | CMD_LIST | CMD_CACHE | CMD_COVERAGE)
+#define CMD_ALL ((1u << N_COMMANDS) - 1)
 /* The commands that take files as arguments after their options. */
-#define CMD_WITH_FILES CMD_COVERAGE
+#define CMD_WITH_FILES (CMD_COVERAGE | CMD_MERGE)
 
 /*
  * The ceilings (docs/robustness.md).  The simulation does not skip idle cycles, so a
@@ -54,6 +60,7 @@ enum command {
 #define WC_MAX_ALGO_FLITS (1u << 24)		/* run, sweep --flits */
 #define WC_MAX_TRAFFIC_FLITS TRACE_MAX_FLITS	/* traffic --flits, a trace's flits */
 #define OPT_MAX_ITEMS 64			/* items of a list (sweep) */
+#define WC_MAX_JOBS 1024			/* --jobs: processes at once */
 
 enum option_type {
 	OT_FLAG,		/* no value */
@@ -141,6 +148,15 @@ int options_parse(struct options *o, enum command c, int argc, char **argv, bool
 int options_parse_memory(struct options *o, enum command c, int argc, char **argv,
 			 const char *config_name, const char *config_text, size_t config_len,
 			 bool *help, struct failure *f);
+
+/*
+ * The option of command c called name (its long name), or -1.  Then, if text is not
+ * NULL, text checked as its value (as a configuration file's value is): -1 with the
+ * reason in msg if it is not a valid one.  For files that name options by their long
+ * names (experiment files).
+ */
+int options_check_value(enum command c, const char *name, const char *text, char *msg,
+			size_t len);
 
 /* The value of option id; its text is "" and u, d are 0 if it has no value. */
 static inline const struct option_value *opt(const struct options *o, enum option_id id)

@@ -63,6 +63,16 @@ static cJSON *j_end(struct json *j)
 	return NULL;
 }
 
+/* A latency summary (null if nothing was delivered). */
+static void j_latency(struct json *j, const struct latency_summary *l, bool any)
+{
+	j_maybe(j, "avg_latency", any, l->avg);
+	j_maybe(j, "min_latency", any, (double)l->min);
+	j_maybe(j, "p50_latency", any, (double)l->p50);
+	j_maybe(j, "p99_latency", any, (double)l->p99);
+	j_maybe(j, "max_latency", any, (double)l->max);
+}
+
 /* The network and NI parameters every report echoes. */
 static void j_network(struct json *j, const struct sim_config *cfg)
 {
@@ -105,6 +115,8 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 {
 	const struct algo_run *x = &w->out;
 	const struct algo_params *p = &w->session.params;
+	/* Without a simulation (--formula-only) nothing is measured. */
+	bool measured = r && r->stats.deliveries > 0;
 	struct json j = j_begin();
 
 	j_network(&j, c->cfg);
@@ -113,13 +125,14 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 	j_num(&j, "flits", p->flits);
 	j_maybe(&j, "root", algo_uses_root(w->a), p->root);
 	j_maybe(&j, "packets", x->packets >= 0, x->packets);
+	j_bool(&j, "simulated", r != NULL);
 	/* From the first send to the last delivery: nothing to measure without one. */
-	j_maybe(&j, "cycles", r->stats.deliveries > 0, (double)x->cycles);
+	j_maybe(&j, "cycles", measured, (double)x->cycles);
 	j_num(&j, "predicted_cycles", x->predicted);
 	j_str(&j, "formula", x->formula);
 	j_str(&j, "formula_source", x->prediction.source);
 	j_bool(&j, "formula_exact", x->prediction.exact);
-	j_maybe(&j, "ratio", x->predicted > 0 && r->stats.deliveries > 0,
+	j_maybe(&j, "ratio", x->predicted > 0 && measured,
 		x->predicted > 0 ? (double)x->cycles / x->predicted : 0);
 	/* Negative: does not apply. */
 	j_maybe(&j, "published_cycles", x->prediction.published >= 0, x->prediction.published);
@@ -131,8 +144,25 @@ cJSON *report_run_json(const struct report_context *c, const struct algorithm_wo
 	j_maybe(&j, "lower_bound_cycles", x->lower_bound >= 0, x->lower_bound);
 	if (x->lower_bound >= 0)
 		j_str(&j, "lower_bound", x->bound_text);
-	j_maybe(&j, "bound_ratio", x->lower_bound > 0 && r->stats.deliveries > 0,
+	j_maybe(&j, "bound_ratio", x->lower_bound > 0 && measured,
 		x->lower_bound > 0 ? (double)x->cycles / x->lower_bound : 0);
+	if (!r) {
+		/* The schedule ran the plan and its data check without the network. */
+		static const char *const none[] = {
+			"data_ok", "messages", "deliveries", "flit_hops", "cycles_simulated",
+			"link_conflict_cycles", "delivered_ok", "cycles_compared",
+			"signals_compared", "mismatches",
+		};
+
+		for (size_t k = 0; k < sizeof(none) / sizeof(none[0]); k++)
+			j_null(&j, none[k]);
+		j_bool(&j, "ok", x->scheduled >= 0);
+		j_bool(&j, "interrupted", false);
+		j_str(&j, "engine", "none");
+		if (x->scheduled < 0)
+			j_str(&j, "error", x->schedule_text);
+		return j_end(&j);
+	}
 	j_bool(&j, "data_ok", r->data_ok);
 	j_num(&j, "messages", (double)r->stats.messages);
 	j_num(&j, "deliveries", (double)r->stats.deliveries);
@@ -161,11 +191,12 @@ cJSON *report_traffic_json(const struct report_context *c, const struct traffic_
 	j_num(&j, "cycles_simulated", (double)r->stats.cycles_run);
 	j_num(&j, "messages", (double)t->messages);
 	j_num(&j, "broadcasts", (double)t->broadcasts);
+	/* Flits handed to the NIs per node per cycle of the window: the load accepted. */
+	j_num(&j, "sent_rate", (double)t->flits_sent / ((double)c->cfg->topo.nodes * (double)p->cycles));
 	j_num(&j, "delivered", (double)t->delivered);
 	j_num(&j, "deliveries", (double)r->stats.deliveries);
 	j_num(&j, "flit_hops", (double)r->stats.link_moves);
-	j_maybe(&j, "avg_latency", t->delivered > 0, t->avg_latency);
-	j_maybe(&j, "max_latency", t->delivered > 0, (double)t->max_latency);
+	j_latency(&j, &t->latency, t->delivered > 0);
 	j_num(&j, "wall_seconds", secs);
 	j_maybe(&j, "cycles_per_second", secs > 0, secs > 0 ? r->stats.cycles_run / secs : 0);
 	j_maybe(&j, "flit_hops_per_second", secs > 0, secs > 0 ? r->stats.link_moves / secs : 0);
@@ -189,11 +220,7 @@ cJSON *report_trace_json(const struct report_context *c, const struct trace_work
 	j_num(&j, "deliveries", (double)r->stats.deliveries);
 	j_num(&j, "cycles", (double)r->stats.cycles_run);
 	j_maybe(&j, "last_delivery", r->stats.deliveries > 0, (double)r->stats.last_delivery);
-	j_maybe(&j, "avg_latency", any, t->avg_latency);
-	j_maybe(&j, "min_latency", any, (double)t->min_latency);
-	j_maybe(&j, "p50_latency", any, (double)t->p50_latency);
-	j_maybe(&j, "p99_latency", any, (double)t->p99_latency);
-	j_maybe(&j, "max_latency", any, (double)t->max_latency);
+	j_latency(&j, &t->latency, any);
 	j_num(&j, "max_send_delay", (double)t->max_send_delay);
 	j_num(&j, "flit_hops", (double)r->stats.link_moves);
 	if (latencies)
@@ -256,7 +283,6 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 	const struct algo_params *p = &w->session.params;
 	char name[64], conf[96];
 
-	conflicts_text(r, false, conf, sizeof(conf));
 	fprintf(out, "%s on %s (%s), root %d, L = %d flits, t_s = %d, h = 1, buffer depth %d, "
 		"T_r = %d, routes %s, trees %s%s\n", w->a->name,
 		topology_name(&c->cfg->topo, name, sizeof(name)),
@@ -267,6 +293,21 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 	if (x->packets > 0)
 		fprintf(out, "  %-22s %d, of %d or %d payload words\n", "packets", x->packets,
 			(p->flits - 1) / x->packets, (p->flits - 1 + x->packets - 1) / x->packets);
+	if (!r) {
+		fprintf(out, "  %-22s not simulated (--formula-only)\n", "measured cycles");
+		fprintf(out, "  %-22s %.1f   %s [%s]\n", "predicted cycles", x->predicted,
+			x->formula, x->prediction.source);
+		if (x->prediction.published >= 0)
+			fprintf(out, "  %-22s %.1f   %s [%s]\n", "published formula",
+				x->prediction.published, x->prediction.published_formula,
+				x->prediction.published_source);
+		fprintf(out, "  %-22s %s\n", "schedule", x->schedule_text);
+		if (x->lower_bound >= 0)
+			fprintf(out, "  %-22s %.0f   %s\n", "lower bound", x->lower_bound,
+				x->bound_text);
+		return;
+	}
+	conflicts_text(r, false, conf, sizeof(conf));
 	if (r->stats.deliveries)
 		fprintf(out, "  %-22s %llu\n", "measured cycles", (unsigned long long)x->cycles);
 	else
@@ -294,48 +335,75 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 	interrupted_text(r, out);
 }
 
-void report_sweep_header(const struct report_context *c, FILE *out)
+/* A number of a run's JSON object, or -1 if it is null or missing. */
+static double j_get(const cJSON *run, const char *key)
 {
-	char name[64];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
 
-	fprintf(out, "latency in cycles on %s, t_s = %d, h = 1, buffer depth %d, T_r = %d\n",
-		topology_name(&c->cfg->topo, name, sizeof(name)), c->cfg->startup,
-		c->cfg->buffer_depth, c->cfg->replication_cost);
+	return cJSON_IsNumber(v) ? v->valuedouble : -1;
+}
+
+static const char *j_text(const cJSON *run, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(run, key);
+
+	return cJSON_IsString(v) ? v->valuestring : "?";
+}
+
+void report_sweep_header(const cJSON *run, FILE *out)
+{
+	fprintf(out, "latency in cycles on %s, t_s = %.0f, h = 1, buffer depth %.0f, T_r = %.0f\n",
+		j_text(run, "topology"), j_get(run, "startup"), j_get(run, "buffer_depth"),
+		j_get(run, "replication_cost"));
 	fprintf(out, "%-10s %8s %10s %10s %7s %9s %4s %s\n", "algorithm", "L", "measured",
 		"predicted", "ratio", "conflicts", "ok",
-		engine_compares(c->engine) ? "  cosim (cycles, mismatches)" : "");
+		engine_compares(j_text(run, "engine")) ? "  cosim (cycles, mismatches)" : "");
 }
 
-void report_sweep_row(const struct algorithm_work *w, const struct run_result *r, FILE *out)
+void report_sweep_row(const cJSON *run, FILE *out)
 {
-	const struct algo_run *x = &w->out;
-	bool measured = r->stats.deliveries > 0;
-	char cycles[24] = "-", ratio[16] = "-", conf[24] = "-";
+	double cycles = j_get(run, "cycles"), predicted = j_get(run, "predicted_cycles");
+	double conflicts = j_get(run, "link_conflict_cycles");
+	double compared = j_get(run, "cycles_compared"), mismatches = j_get(run, "mismatches");
+	char c[24] = "-", ratio[16] = "-", conf[24] = "-";
 
-	if (measured)
-		snprintf(cycles, sizeof(cycles), "%llu", (unsigned long long)x->cycles);
-	if (measured && x->predicted > 0)
-		snprintf(ratio, sizeof(ratio), "%.3f", (double)x->cycles / x->predicted);
-	if (r->stats.conflicts_measured)
-		snprintf(conf, sizeof(conf), "%llu", (unsigned long long)r->stats.conflict_cycles);
-	fprintf(out, "%-10s %8d %10s %10.0f %7s %9s %4s", w->a->name, w->session.params.flits,
-		cycles, x->predicted, ratio, conf, yes(r->ok));
-	if (r->engine.compared)
-		fprintf(out, "   %8llu %3llu", (unsigned long long)r->engine.cycles_compared,
-			(unsigned long long)r->engine.mismatches);
+	if (cycles >= 0)
+		snprintf(c, sizeof(c), "%.0f", cycles);
+	if (cycles >= 0 && predicted > 0)
+		snprintf(ratio, sizeof(ratio), "%.3f", cycles / predicted);
+	if (conflicts >= 0)
+		snprintf(conf, sizeof(conf), "%.0f", conflicts);
+	fprintf(out, "%-10s %8.0f %10s %10.0f %7s %9s %4s", j_text(run, "algorithm"),
+		j_get(run, "flits"), c, predicted, ratio, conf,
+		yes(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(run, "ok"))));
+	if (compared >= 0)
+		fprintf(out, "   %8.0f %3.0f", compared, mismatches);
 	fputc('\n', out);
-	if (r->engine.mismatches)
-		fprintf(out, "    first mismatch: %s\n", r->engine.detail);
+	if (mismatches > 0)
+		fprintf(out, "    first mismatch: %s\n", j_text(run, "first_mismatch"));
 }
 
-void report_sweep_footer(const struct engine_report *total, FILE *out)
+void report_sweep_footer(const cJSON *runs, FILE *out)
 {
-	if (total->compared)
-		fprintf(out, "cosim: %s, %llu cycles and %llu %s compared, %llu mismatches\n",
-			total->mismatches ? "FAIL" : "PASS", (unsigned long long)total->cycles_compared,
-			(unsigned long long)total->signals_compared,
-			total->compared_all ? "register values" : "signal values",
-			(unsigned long long)total->mismatches);
+	double cycles = 0, signals = 0, mismatches = 0;
+	bool compared = false, all = false;
+	const cJSON *run;
+
+	cJSON_ArrayForEach(run, runs) {
+		const cJSON *what = cJSON_GetObjectItemCaseSensitive(run, "compare");
+
+		if (j_get(run, "cycles_compared") < 0)
+			continue;
+		compared = true;
+		all = cJSON_IsString(what) && !strcmp(what->valuestring, "all");
+		cycles += j_get(run, "cycles_compared");
+		signals += j_get(run, "signals_compared");
+		mismatches += j_get(run, "mismatches");
+	}
+	if (compared)
+		fprintf(out, "cosim: %s, %.0f cycles and %.0f %s compared, %.0f mismatches\n",
+			mismatches ? "FAIL" : "PASS", cycles, signals,
+			all ? "register values" : "signal values", mismatches);
 }
 
 void report_traffic_text(const struct report_context *c, const struct traffic_work *w,
@@ -351,8 +419,8 @@ void report_traffic_text(const struct report_context *c, const struct traffic_wo
 		(unsigned long long)r->stats.cycles_run, (unsigned long long)t->messages,
 		(unsigned long long)t->broadcasts);
 	if (t->delivered)
-		fprintf(out, "avg latency %.1f, max %llu\n", t->avg_latency,
-			(unsigned long long)t->max_latency);
+		fprintf(out, "avg latency %.1f, p99 %llu, max %llu\n", t->latency.avg,
+			(unsigned long long)t->latency.p99, (unsigned long long)t->latency.max);
 	else
 		fprintf(out, "none delivered\n");
 	fprintf(out, "  %llu flit-hops in %.3f s: %.0f cycles/s, %.0f flit-hops/s; %s; "
@@ -378,9 +446,9 @@ void report_trace_text(const struct report_context *c, const struct trace_work *
 		(unsigned long long)t->delivered);
 	if (t->delivered)
 		fprintf(out, "  %-22s avg %.1f, min %llu, p50 %llu, p99 %llu, max %llu\n", "latency",
-			t->avg_latency, (unsigned long long)t->min_latency,
-			(unsigned long long)t->p50_latency, (unsigned long long)t->p99_latency,
-			(unsigned long long)t->max_latency);
+			t->latency.avg, (unsigned long long)t->latency.min,
+			(unsigned long long)t->latency.p50, (unsigned long long)t->latency.p99,
+			(unsigned long long)t->latency.max);
 	else
 		fprintf(out, "  %-22s none delivered\n", "latency");
 	fprintf(out, "  %-22s %llu\n", "max send delay", (unsigned long long)t->max_send_delay);

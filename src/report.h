@@ -22,7 +22,10 @@ struct report_context {
 	const char *mismatch_vcd;	/* where the mismatch window went, or NULL */
 };
 
-/* JSON objects; NULL if memory ran out. */
+/*
+ * JSON objects; NULL if memory ran out.  A run's r is NULL without a simulation
+ * (--formula-only): the measured figures are null.
+ */
 cJSON *report_run_json(const struct report_context *c, const struct algorithm_work *w,
 		       const struct run_result *r);
 cJSON *report_traffic_json(const struct report_context *c, const struct traffic_work *w,
@@ -38,10 +41,14 @@ int report_print_json(cJSON *j, FILE *out, struct failure *f);
 /* Readable tables. */
 void report_run_text(const struct report_context *c, const struct algorithm_work *w,
 		     const struct run_result *r, FILE *out);
-void report_sweep_header(const struct report_context *c, FILE *out);
-void report_sweep_row(const struct algorithm_work *w, const struct run_result *r, FILE *out);
-/* The cosimulation's totals over the rows (nothing without a cosimulation). */
-void report_sweep_footer(const struct engine_report *total, FILE *out);
+/*
+ * The sweep's table, from the runs' JSON objects (a local sweep and 'merge' print the
+ * same): the header (from the first run), a row per run, the cosimulation's totals
+ * over the runs (nothing without a cosimulation).
+ */
+void report_sweep_header(const cJSON *run, FILE *out);
+void report_sweep_row(const cJSON *run, FILE *out);
+void report_sweep_footer(const cJSON *runs, FILE *out);
 void report_traffic_text(const struct report_context *c, const struct traffic_work *w,
 			 const struct run_result *r, FILE *out);
 void report_trace_text(const struct report_context *c, const struct trace_work *w,

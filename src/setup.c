@@ -98,6 +98,20 @@ int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t
 	return 0;
 }
 
+int setup_formula_only(const struct options *o, struct failure *f)
+{
+	static const enum option_id simulation_only[] = {
+		OPT_VCD, OPT_FST, OPT_MISMATCH_VCD, OPT_ENGINE, OPT_RTL_TOP, OPT_INJECT_BUG,
+		OPT_SINK_STALL,
+	};
+
+	for (size_t k = 0; k < sizeof(simulation_only) / sizeof(simulation_only[0]); k++)
+		if (opt(o, simulation_only[k])->set)
+			return failf(f, EXIT_USAGE, "%s: --formula-only simulates nothing",
+				     opt(o, simulation_only[k])->origin);
+	return 0;
+}
+
 void setup_traffic(const struct options *o, struct traffic_params *tp)
 {
 	*tp = (struct traffic_params){

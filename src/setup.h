@@ -21,5 +21,7 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t flits,
 		    struct sim_config *cfg, struct algo_params *p, struct failure *f);
 void setup_traffic(const struct options *o, struct traffic_params *tp);
+/* run --formula-only: refused with the options that only a simulation uses (2). */
+int setup_formula_only(const struct options *o, struct failure *f);
 
 #endif
