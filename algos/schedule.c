@@ -181,9 +181,12 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	m = calloc(1, sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
 	if (!m)
 		goto oom;
-	m->data = r->len > 1 ? (uint64_t *)(m + 1) : NULL;
-	if (r->len > 1)
-		memcpy(m->data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
+	if (r->len > 1) {
+		uint64_t *data = (uint64_t *)(m + 1);
+
+		memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
+		m->data = data;
+	}
 	m->id = d->nmsg;
 	m->source = node;
 	m->type = r->type;

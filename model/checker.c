@@ -40,7 +40,8 @@ struct slot {
  * has tens of thousands of channels.
  */
 struct rx_state {
-	const uint64_t *next;	/* the next data word as sent (messages never move) */
+	/* The next data word as sent (messages never move), or NULL: generated. */
+	const uint64_t *next;
 	int left;		/* data words still to come, the tail's included */
 	int msg;		/* message being received on this channel, -1 if none */
 };
@@ -305,7 +306,7 @@ data_error(struct checker *c, const struct rx_state *rx, struct message **messag
 			    last ? "last data flit is not a tail" : "tail arrived early");
 	return fail(c, node, channel, cycle, f, "message %d: data word %d is 0x%llx, sent 0x%llx",
 		    rx->msg, idx, (unsigned long long)flit_payload(f),
-		    (unsigned long long)(*rx->next & c->mask));
+		    (unsigned long long)(message_word(messages[rx->msg], idx, c->width) & c->mask));
 }
 
 /* A flit on a channel with no message in progress: it must be an expected head. */
@@ -351,10 +352,15 @@ enum checker_result checker_flit(struct checker *c, struct message **messages, i
 	/* A data flit: the next word of the message in progress, a tail exactly last. */
 	bool last = rx->left == 1;
 
-	if (flit_is_head(f) || flit_is_tail(f) != last || flit_payload(f) != (*rx->next & mask))
+	uint64_t want = rx->next ? *rx->next :
+		sim_pattern_word(messages[rx->msg]->source, messages[rx->msg]->seq,
+				 messages[rx->msg]->len - 1 - rx->left, c->width);
+
+	if (flit_is_head(f) || flit_is_tail(f) != last || flit_payload(f) != (want & mask))
 		return data_error(c, rx, messages, node, channel, cycle, f);
 	*msg = rx->msg;
-	rx->next++;
+	if (rx->next)
+		rx->next++;
 	rx->left--;
 	if (!last)
 		return CHECK_OK;

@@ -42,6 +42,7 @@ struct ej_ref {
 
 struct ni {
 	int nodes, channels, depth, startup;
+	unsigned width;		/* W: for the generated payload words */
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
@@ -55,7 +56,7 @@ struct ni {
 };
 
 struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
-		     uint64_t seed)
+		     uint64_t seed, unsigned width)
 {
 	struct ni *n = calloc(1, sizeof(*n));
 	size_t total = (size_t)nodes * (size_t)channels;
@@ -66,6 +67,7 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->channels = channels;
 	n->depth = depth;
 	n->startup = startup;
+	n->width = width;
 	n->sink_stall = sink_stall;
 	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	n->inj = calloc(total, sizeof(*n->inj));
@@ -184,12 +186,13 @@ static inline bool sink_ready(struct ni *n)
 	       n->sink_stall;
 }
 
-/* Data words are masked to W at send time, so any width >= W builds the same flit. */
+/* Flit i of message m (words are masked to W: by sim_send(), or as generated). */
 static flit_t message_flit(const struct message *m, int i, unsigned width)
 {
 	if (i == 0)
 		return m->head;
-	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, m->data[i - 1], width);
+	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, message_word(m, i - 1, width),
+			 width);
 }
 
 int ni_drive(struct ni *n, struct message **messages, const struct engine *e, uint64_t now,
@@ -235,7 +238,7 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 			struct message *m = messages[ch->queue[ch->head]];
 
 			e->ops->inject(e->impl, ch->node, ch->channel,
-				       message_flit(m, ch->flit, FLIT_MAX_PAYLOAD));
+				       message_flit(m, ch->flit, n->width));
 			ch->credits--;
 			progress++;
 			if (ch->flit == 0)

@@ -15,7 +15,7 @@
 struct ni;
 
 struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
-		     uint64_t seed);
+		     uint64_t seed, unsigned width);
 void ni_destroy(struct ni *n);
 
 /* Queue message m (already numbered and checked) on m->channel at cycle now. */

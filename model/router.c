@@ -438,14 +438,22 @@ void router_commit(struct router *r)
 	 * register is one for its V virtual outputs (section 12): every one of them
 	 * shows it.
 	 */
-	for (m = r->out_valid_d; m; m &= m - 1) {
-		int o = __builtin_ctz(m);
+	if (r->n_vc > 1) {
+		for (m = r->out_valid_d; m; m &= m - 1) {
+			int o = __builtin_ctz(m);
 
-		if (r->n_vc > 1 && o < r->n_link)
-			for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
-				r->out[c].flit_q = r->out[o].flit_d;
-		else
+			if (o < r->n_link)
+				for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
+					r->out[c].flit_q = r->out[o].flit_d;
+			else
+				r->out[o].flit_q = r->out[o].flit_d;
+		}
+	} else {
+		for (m = r->out_valid_d; m; m &= m - 1) {
+			int o = __builtin_ctz(m);
+
 			r->out[o].flit_q = r->out[o].flit_d;
+		}
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;

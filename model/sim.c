@@ -192,7 +192,7 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 	s->channels = c->all_port ? topology_link_vports(&c->topo) : 1;
 	s->inj_channels = c->all_port ? c->topo.ports : 1;
 	s->ni = ni_create(c->topo.nodes, s->channels, c->buffer_depth, c->startup,
-			  c->sink_stall, c->seed);
+			  c->sink_stall, c->seed, (unsigned)c->payload_width);
 	s->checker = checker_create(&s->cfg.topo, s->channels, (unsigned)c->payload_width);
 	s->next_seq = calloc((size_t)c->topo.nodes, sizeof(unsigned));
 	if (!s->ni || !s->checker || !s->next_seq) {
@@ -330,11 +330,11 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 			return no_memory(s);
 		s->cap_messages = cap;
 	}
-	/* The data words follow the message in one allocation. */
-	m = malloc(sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
+	/* Given data words follow the message in one allocation; a pattern is not stored. */
+	m = malloc(sizeof(*m) + (r->data ? sizeof(uint64_t) * (size_t)(r->len - 1) : 0));
 	if (!m)
 		return no_memory(s);
-	*m = (struct message){ .data = r->len > 1 ? (uint64_t *)(m + 1) : NULL };
+	*m = (struct message){ .data = NULL };
 	m->id = s->n_messages;
 	m->source = node;
 	m->seq = s->next_seq[node]++;
@@ -342,9 +342,13 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	m->ir = r->ir;
 	m->address = r->type == HDR_B ? node : r->dest;
 	m->len = r->len;
-	for (int i = 0; i < r->len - 1; i++)
-		m->data[i] = (r->data ? r->data[i] : sim_pattern_word(node, m->seq, i, width)) &
-			     payload_mask(width);
+	if (r->data && r->len > 1) {
+		uint64_t *data = (uint64_t *)(m + 1);
+
+		for (int i = 0; i < r->len - 1; i++)
+			data[i] = r->data[i] & payload_mask(width);
+		m->data = data;
+	}
 	{
 		struct header h = {
 			.type = m->type, .ir = m->ir, .address = (unsigned)m->address,

@@ -70,7 +70,13 @@ struct message {
 	int address;			/* R: destination, B: root */
 	int len;			/* flits, >= 1 */
 	int channel;			/* injection channel used */
-	uint64_t *data;			/* len - 1 payload words of body/tail flits */
+	/*
+	 * The len - 1 payload words of the body and tail flits as the sender gave them,
+	 * or NULL for the generated pattern: word i is sim_pattern_word(source, seq, i, W),
+	 * computed where the NI sends it and where the checker compares it, so that a
+	 * run's memory does not grow with message length (message_word()).
+	 */
+	const uint64_t *data;
 	flit_t head;			/* the head flit as sent */
 	uint64_t send_cycle;		/* cycle of the send call */
 	uint64_t head_cycle;		/* head offered on the injection channel */
@@ -221,5 +227,11 @@ void sim_write_report(const struct sim *s, FILE *out);
 
 /* Deterministic data pattern of message (source, seq), word i. */
 uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width);
+
+/* Payload word i of message m (W = width), stored or generated. */
+static inline uint64_t message_word(const struct message *m, int i, unsigned width)
+{
+	return m->data ? m->data[i] : sim_pattern_word(m->source, m->seq, i, width);
+}
 
 #endif

@@ -1,68 +1,60 @@
 #!/usr/bin/env bash
-# Benchmark of the C model (one core): simulated cycles/s and flit-hops/s.
-# Usage: scripts/bench-model.sh        (builds first; prints one line per workload)
-#   WORMCAST=path/to/wormcast  benchmark that binary instead (no build), e.g. an
-#                              older build for a before/after comparison
-#   RUNS=n                     best of n runs (default 3)
+# Benchmark of the C model (one core): per workload, simulated cycles/s, flit-hops/s,
+# peak RSS, and instructions per flit-hop counted by callgrind.
+#
+# Usage: scripts/bench-model.sh [--baseline REV] [--only REGEX] [--no-callgrind]
+#   --baseline REV   also build revision REV beside the tree (a git worktree in a temp
+#                    directory, C only: -DWORMCAST_RTL=OFF) and time both builds side
+#                    by side, interleaved, best of RUNS; prints the speed-up of each
+#                    workload (its wall time / ours) and both instruction counts
+#   --only REGEX     only the workloads whose name matches (Python re.search)
+#   --no-callgrind   skip the instruction counts (valgrind is slow: about 2 minutes)
+#   WORMCAST=path    benchmark that binary instead of building the tree
+#   RUNS=n           best of n runs (default 3)
 # See docs/performance.md for figures and what bounds them.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
+baseline=""
+args=()
+while [ $# -gt 0 ]; do
+  case $1 in
+    --baseline) [ $# -ge 2 ] || { echo "bench-model.sh: --baseline needs a revision" >&2; exit 2; }
+                baseline=$2; shift 2 ;;
+    --only) [ $# -ge 2 ] || { echo "bench-model.sh: --only needs a pattern" >&2; exit 2; }
+            args+=(--only "$2"); shift 2 ;;
+    --no-callgrind) args+=(--no-callgrind); shift ;;
+    *) echo "bench-model.sh: unknown argument '$1'" >&2; exit 2 ;;
+  esac
+done
+
 if [ -n "${WORMCAST:-}" ]; then
   wc=$WORMCAST
 else
   "$top/scripts/build.sh"
   wc="$top/build/wormcast"
 fi
-runs=${RUNS:-3}
-echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+if [[ " ${args[*]-} " != *" --no-callgrind "* ]] && ! command -v valgrind >/dev/null; then
+  "$top/scripts/install-deps.sh"
+fi
 
-# A run's wall time is measured around the process (including set-up), best of $runs.
-bench() {
-  local label=$1; shift
-  local best=""
-  local out
-  for _ in $(seq "$runs"); do
-    local t0 t1
-    t0=$(date +%s.%N)
-    out=$("$@" --json)
-    t1=$(date +%s.%N)
-    local secs
-    secs=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$best" ] || [ "$(echo "$secs < $best" | bc -l)" = 1 ]; then best=$secs; fi
-  done
-  python3 - "$label" "$best" "$out" <<'PY'
-import json, sys
-label, secs, out = sys.argv[1], float(sys.argv[2]), json.loads(sys.argv[3])
-# (a trace's JSON has "cycles", the cycles simulated)
-cyc = out.get("cycles_simulated", out.get("cycles", 0))
-hops = out.get("flit_hops", 0)
-ok = out.get("delivered_ok")
-print(f"{label:44s} {cyc:>10d} cycles {hops:>12d} flit-hops {secs:7.3f} s "
-      f"{cyc/secs:>12,.0f} cycles/s {hops/secs/1e6:>8.1f} M flit-hops/s  ok={ok}")
-PY
+tmp=$(mktemp -d)
+cleanup() {
+  if [ -n "$baseline" ] && [ -d "$tmp/base" ]; then
+    git -C "$top" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
+  fi
+  rm -rf "$tmp"
 }
+trap cleanup EXIT
 
-bench "pbcast Q_10, L = 4096"            "$wc" run --topology hypercube:10 --algorithm pbcast --flits 4096
-bench "direx Q_8, L = 16"                "$wc" run --topology hypercube:8 --algorithm direx --flits 16
-bench "uniform 8-flit, 0.1 flit/node/cycle, Q_10" "$wc" traffic --topology hypercube:10 --rate 0.1 --flits 8 --cycles 20000 --seed 1
-bench "uniform 8-flit, 0.1 flit/node/cycle, 8x8"  "$wc" traffic --topology mesh:8x8 --rate 0.1 --flits 8 --cycles 200000 --seed 1
-# The same on the torus of the same size: two VCs per link, switch allocation
-# (docs/microarchitecture.md section 12).
-bench "uniform 8-flit, 0.1 flit/node/cycle, torus 8x8" "$wc" traffic --topology torus:8x8 --rate 0.1 --flits 8 --cycles 200000 --seed 1
-bench "pbcast mesh 8x8, L = 4096"        "$wc" run --topology mesh:8x8 --algorithm pbcast --flits 4096
-bench "pbcast torus 8x8, L = 4096"       "$wc" run --topology torus:8x8 --algorithm pbcast --flits 4096
+if [ -n "$baseline" ]; then
+  rev=$(git -C "$top" rev-parse --verify "$baseline^{commit}") ||
+    { echo "bench-model.sh: --baseline $baseline: no such revision" >&2; exit 2; }
+  git -C "$top" worktree add --detach "$tmp/base" "$rev" >/dev/null 2>&1
+  echo "building baseline $(git -C "$top" log --oneline -1 "$rev") in $tmp/base" >&2
+  cmake -S "$tmp/base" -B "$tmp/base/build" -DCMAKE_BUILD_TYPE=Release -DWORMCAST_RTL=OFF >/dev/null
+  cmake --build "$tmp/base/build" -j "$(nproc)" --target wormcast >/dev/null
+  args+=(--baseline "$tmp/base/build/wormcast" --baseline-name "$(git -C "$top" rev-parse --short "$rev")")
+fi
 
-# Many messages in flight: 800,000 unicasts of 4 flits on Q_6, all due at cycle 0 (up
-# to 12,500 outstanding per node); the checker's cost per head must not grow with them.
-trace=$(mktemp --suffix=.tr)
-trap 'rm -f "$trace"' EXIT
-python3 - "$trace" <<'PY'
-import random, sys
-random.seed(1)
-with open(sys.argv[1], "w") as f:
-    for _ in range(800000):
-        s = random.randrange(64)
-        d = random.randrange(63)
-        f.write(f"0 {s} R {d + (d >= s)} 4\n")
-PY
-bench "trace of 800,000 messages, Q_6"   "$wc" trace --topology hypercube:6 --trace "$trace"
+echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+RUNS=${RUNS:-3} python3 "$top/scripts/bench_model.py" --wormcast "$wc" --tmp "$tmp" ${args[@]+"${args[@]}"}

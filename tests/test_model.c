@@ -790,6 +790,31 @@ static void test_checker_catches(void)
 	      checker_flit(c, msgs, 5, 0, head, 5, &id, &head_too) == CHECK_ERROR,
 	      "checker: the right message is accepted once; the same message again is an error");
 	checker_destroy(c);
+
+	/* A generated payload (data NULL) is checked word by word all the same. */
+	m.data = NULL;
+	m.seq = 7;
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too);
+	checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 0, 32), 32), 2,
+		     &id, &head_too);
+	check(checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 1, 32) ^ 4, 32),
+			   3, &id, &head_too) == CHECK_ERROR &&
+	      strstr(checker_error(c), "node 5") && strstr(checker_error(c), "message 0: data word 1"),
+	      "checker: a wrong generated word is an error naming node, message and word: %s",
+	      checker_error(c));
+	checker_destroy(c);
+	c = checker_create(&t, 3, 32);
+	checker_expect(c, &m);
+	checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too);
+	for (int i = 0; i < 2; i++)
+		checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, i, 32), 32),
+			     2 + (uint64_t)i, &id, &head_too);
+	check(checker_flit(c, msgs, 5, 0, flit_make(FLIT_TAIL, sim_pattern_word(0, 7, 2, 32), 32), 4,
+			   &id, &head_too) == CHECK_TAIL && checker_outstanding(c) == 0,
+	      "checker: the generated words of a message are accepted");
+	checker_destroy(c);
 }
 
 /* A one-flit R message from source to dest with sequence number seq (W = 32). */
