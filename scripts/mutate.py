@@ -348,8 +348,9 @@ class Worker:
         return dict(os.environ, WORMCAST_RTL_DIR=self.rtl, XDG_CACHE_HOME=self.cache)
 
     def run_mutant(self, name, text, group, check_stage):
-        """(status, reason) of the mutant text of rtl/NAME: every stage's runs until one
-        fails; check_stage(stage) first makes sure that the original passes them."""
+        """(status, reason, stage) of the mutant text of rtl/NAME: every stage's runs
+        until one fails (stage: the one that decided, None if none did);
+        check_stage(stage) first makes sure that the original passes them."""
         rtl_copy(self.rtl)
         with open(os.path.join(self.rtl, name), "w") as f:
             f.write(text)
@@ -358,10 +359,10 @@ class Worker:
                 check_stage(stage)
                 r = regress(self.wormcast, runs, self.env())
                 if r and r[2]:
-                    return "stillborn", "build failed: %s" % r[1]
+                    return "stillborn", "build failed: %s" % r[1], stage
                 if r:
-                    return "killed", "%s: %s" % r[:2]
-            return "survived", ""
+                    return "killed", "%s: %s" % r[:2], stage
+            return "survived", "", None
         finally:
             rtl_copy(self.rtl)
             subprocess.run([self.wormcast, "cache", "clear"], env=self.env(),
@@ -507,12 +508,14 @@ def main():
     results_path = os.path.join(a.out, "results.json")
     results = json.load(open(results_path)) if os.path.exists(results_path) else {}
 
-    def regression_digest(m):
-        """What a verdict depends on besides the mutated file: its group's builds and runs
-        and the file's lint configurations."""
+    def regression_digest(m, stage):
+        """What a verdict depends on besides the mutated file: the file's lint
+        configurations and its group's runs up to the stage that decided it (-1: the
+        lint; None: every stage), so that a run added to a later stage keeps the kills
+        of the earlier ones."""
         g = FILES[m["file"]]
-        return hashlib.sha1(json.dumps([REGRESSION[g], LINT_CONFIGS[m["file"]]])
-                            .encode()).hexdigest()
+        runs = REGRESSION[g] if stage is None else REGRESSION[g][:stage + 1]
+        return hashlib.sha1(json.dumps([runs, LINT_CONFIGS[m["file"]]]).encode()).hexdigest()
 
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
@@ -529,9 +532,9 @@ def main():
 
     def record(m, digest):
         with lock:
-            results[m["id"]] = {"digest": digest, "regression": regression_digest(m),
-                                "status": m["status"], "reason": m.get("reason", ""),
-                                "seconds": m["seconds"]}
+            results[m["id"]] = {"digest": digest, "regression": regression_digest(m, m["stage"]),
+                                "stage": m["stage"], "status": m["status"],
+                                "reason": m.get("reason", ""), "seconds": m["seconds"]}
             save_results(results_path, results)
 
     def evaluate(m):
@@ -539,22 +542,23 @@ def main():
         text = apply(m, originals[m["file"]])
         digest = hashlib.sha1(text.encode()).hexdigest()
         old = results.get(m["id"])
-        fresh = old and old.get("digest") == digest and old.get("regression") == regression_digest(m)
-        if a.report_only and not fresh:
-            m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
-        elif (a.resume or a.report_only) and fresh:
+        fresh = (old and old.get("digest") == digest
+                 and old.get("regression") == regression_digest(m, old.get("stage")))
+        if (a.resume or a.report_only) and fresh:
             m.update({k: old[k] for k in ("status", "reason", "seconds")})
         elif a.skip_argued and m["id"] in equivalent:
             m["status"], m["reason"] = "argued, not run", equivalent[m["id"]]
+        elif a.report_only:
+            m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
         elif lint_msg(m, text):
-            m["status"], m["reason"], m["seconds"] = "stillborn", "lint: " + m["lint"], 0
+            m["status"], m["reason"], m["seconds"], m["stage"] = "stillborn", "lint: " + m["lint"], 0, -1
             record(m, digest)
         else:
             with lock:
                 w = free.pop()
             try:
                 t0 = time.time()
-                m["status"], m["reason"] = w.run_mutant(
+                m["status"], m["reason"], m["stage"] = w.run_mutant(
                     m["file"], text, g,
                     lambda stage: check_original(a.out, a.wormcast, g, stage, original_lock, checked))
                 m["seconds"] = round(time.time() - t0, 1)
