@@ -200,6 +200,8 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 {
 	int progress = 0, nd = 0;
 	int kept;
+	/* The C model is called directly: two calls through the engine's table per flit saved. */
+	struct network *net = model_engine_network(e);
 
 	/* Ejection side: credit register out, then this cycle's drain. */
 	kept = 0;
@@ -207,7 +209,9 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 		struct ej_ref ref = n->ej_active[a];
 		struct ej_channel *ch = &n->ej[ref.k];
 
-		if (ch->credit_q)
+		if (ch->credit_q && net)
+			network_return_credit(net, ref.node, ref.channel);
+		else if (ch->credit_q)
 			e->ops->return_credit(e->impl, ref.node, ref.channel);
 		ch->credit_d = false;
 		if (ch->arrived)
@@ -237,8 +241,12 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 		if (ch->n > 0 && now >= ch->start && (ch->credits > 0 || credit_in)) {
 			struct message *m = messages[ch->queue[ch->head]];
 
-			e->ops->inject(e->impl, ch->node, ch->channel,
-				       message_flit(m, ch->flit, n->width));
+			flit_t f = message_flit(m, ch->flit, n->width);
+
+			if (net)
+				network_inject(net, ch->node, ch->channel, f);
+			else
+				e->ops->inject(e->impl, ch->node, ch->channel, f);
 			ch->credits--;
 			progress++;
 			if (ch->flit == 0)

@@ -168,7 +168,7 @@ void model_engine_destroy(struct engine *e)
 	e->impl = NULL;
 }
 
-struct network *model_engine_network(struct engine *e)
+struct network *model_engine_network(const struct engine *e)
 {
 	return e->ops == &model_ops ? e->impl : NULL;
 }

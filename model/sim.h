@@ -164,7 +164,7 @@ struct engine {
 /* The C model as an engine. */
 int model_engine_create(struct engine *e, const struct router_params *p);
 void model_engine_destroy(struct engine *e);
-struct network *model_engine_network(struct engine *e);
+struct network *model_engine_network(const struct engine *e);
 
 /* Create a simulation with its own C model engine, or with the given engine. */
 struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen);
