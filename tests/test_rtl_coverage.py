@@ -76,7 +76,7 @@ toggled = [
     ("wc_fifo.v", r"reg\s+\[PtrW-1:0\]\s+rd_ptr_q"),
     ("wc_route.v", r"wire\s+hdr_b\s"),
     ("wc_router.v", r"reg\s+\[RrW-1:0\]\s+rr_q"),
-    ("wc_router.v", r"reg\s+\[NOut-1:0\]\s+out_valid_q"),
+    ("wc_router.v", r"reg\s+\[\w+-1:0\]\s+out_valid_q"),
 ]
 for name in ("wc_router.v", "wc_route.v", "wc_fifo.v"):
     lc, tc = line.get(name, {}), toggle.get(name, {})
