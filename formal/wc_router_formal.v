@@ -1,6 +1,6 @@
 // wc_router_formal -- formal harness of one wc_router: the environment of
 // docs/microarchitecture.md (sections 5 and 9) as assumptions, and the end-to-end
-// properties of the router as assertions, for yosys-smtbmc (scripts/prove.sh).
+// properties of the router as assertions, for Yosys and ABC (scripts/prove.sh).
 //
 // Why a harness file and not only assertions beside the logic: the properties below
 // need an environment (upstream senders that obey the credit handshake, receivers that
@@ -168,12 +168,65 @@ module wc_router_formal #(
     end
   endfunction
 
+  // The path broadcast (B with ir), Q_d: the reflected Gray code from the root. T's
+  // position k on the path is the Gray decoding of x = S xor T (bit b of k: the XOR of
+  // bits b..d-1 of x); the next node is across the lowest 0 bit of k; none at the end
+  // of the path (k all ones).
+  function automatic [P-1:0] ref_path_hc;
+    input [11:0] addr;
+    input [11:0] t;
+    reg   [11:0] x;
+    reg   [P-1:0] k;
+    reg          par, found;
+    integer      b;
+    begin
+      x   = (addr ^ t) & DimMask;
+      par = 1'b0;
+      for (b = P - 1; b >= 0; b = b - 1) begin
+        par  = par ^ x[b];
+        k[b] = par;
+      end
+      ref_path_hc = {P{1'b0}};
+      found = 1'b0;
+      for (b = 0; b < P; b = b + 1) begin
+        if (!k[b] && !found) begin
+          ref_path_hc[b] = 1'b1;
+          found = 1'b1;
+        end
+      end
+    end
+  endfunction
+
+  // The path broadcast, mesh: the boustrophedon (row 0 eastwards, row 1 westwards, ...).
+  // From the root both ways; T after the root on the path goes on to the next node, T
+  // before it to the previous one. E, W, N, S = bits 0..3; (ar, ac) the root's row and
+  // column, (r, c) this node's.
+  function automatic [3:0] ref_path_mesh;
+    input [11:0] ar;
+    input [11:0] ac;
+    input [11:0] r;
+    input [11:0] c;
+    reg   [3:0]  ex, nxt, prv;
+    reg          odd, after;
+    begin
+      ex    = {r != LastRow, r != 12'd0, c != 12'd0, c != LastCol};  // S, N, W, E
+      odd   = r[0];
+      nxt   = odd ? ((c != 12'd0) ? 4'b0010 : 4'b1000)     // W : S
+                  : ((c != LastCol) ? 4'b0001 : 4'b1000);  // E : S
+      prv   = odd ? ((c != LastCol) ? 4'b0001 : 4'b0100)   // E : N
+                  : ((c != 12'd0) ? 4'b0010 : 4'b0100);    // W : N
+      after = (r > ar) || (r == ar && (odd ? (c < ac) : (c > ac)));
+      ref_path_mesh = ((r == ar && c == ac) ? (nxt | prv) : after ? nxt : prv) & ex;
+    end
+  endfunction
+
   // Mesh: the links of the route, E, W, N, S = bits 0..3.
   // (r, c): this node's row and column. The address's are found by comparing with the
   // first node of every row, which costs far less than a divider per call.
   function automatic [3:0] ref_links_mesh;
     input [11:0] addr;
     input        is_b;
+    input        is_path;  // a B header with ir: the path broadcast
     input [11:0] r;
     input [11:0] c;
     reg   [11:0] ar, ac, first;
@@ -191,7 +244,9 @@ module wc_router_formal #(
       end
       ex = {r != LastRow, r != 12'd0, c != 12'd0, c != LastCol};  // S, N, W, E
       l  = 4'b0000;
-      if (ar == r && ac == c) begin
+      if (is_b && is_path) begin
+        l = ref_path_mesh(ar, ac, r, c);
+      end else if (ar == r && ac == c) begin
         l = is_b ? ex : 4'b0000;  // the root replicates onto every link it has
       end else if (!is_b) begin
         if (ac != c && (RouteOrder == 0 || ar == r)) begin
@@ -226,13 +281,14 @@ module wc_router_formal #(
       is_b = flit[2];
       if (Topology == 0) begin
         at_t  = ((addr ^ t) & DimMask) == 12'd0;
-        links = ref_links_hc(addr, is_b, t);
+        links = (is_b && flit[3]) ? ref_path_hc(addr, t) : ref_links_hc(addr, is_b, t);
       end else begin
         at_t  = (addr == t);
-        lm    = ref_links_mesh(addr, is_b, node_r, node_c);
+        lm    = ref_links_mesh(addr, is_b, flit[3], node_r, node_c);
         links = lm[P-1:0];
       end
-      // The local copy: R at its destination or with ir on the way, B except at the root.
+      // The local copy: R at its destination or with ir on the way, B (tree or path)
+      // except at the root.
       ej = is_b ? !at_t : (at_t || flit[3]);
       ref_route = {{(NOut - P){1'b0}}, links};
       // ej(i): only a link input delivers; P + i all-port, P one-port.
@@ -402,9 +458,6 @@ module wc_router_formal #(
             if (!link) begin
               assume (f[2] ? f[15:4] == node_i : f[15:4] != node_i);
             end
-            // Not (yet) covered: the path broadcast (B with ir, section 8); the reference
-            // route above has only the trees.
-            assume (!(f[2] && f[3]));
           end
         end
       end

@@ -69,11 +69,13 @@ QUICK = [("hc3_ap_d2", 6)]
 MAX_FAILS = 8  # BMC stops looking for more failed properties after so many
 
 # InjectBug k -> the configuration that can show it (8, 9: a mesh border; 7: T_r > 0;
-# 12: a non-default tree order), and the BMC depth that suffices.
+# 12: a non-default tree order; 13, the path broadcast off its path: Q_3, where the Gray
+# decoding matters), and the BMC depth that suffices.
 BUGS = {1: ("hc3_ap_d2", 6), 2: ("hc3_ap_d2", 6), 3: ("hc3_ap_d2", 6),
         4: ("hc3_ap_d2", 6), 5: ("hc3_ap_d2", 6), 6: ("hc3_ap_d2", 8),
         7: ("hc3_ap_d2_tr2_rd_ta", 6), 8: ("m3x3_ap_d2", 6), 9: ("m3x3_ap_d2", 6),
-        10: ("hc3_ap_d2", 12), 11: ("hc3_ap_d2", 8), 12: ("hc3_ap_d2_tr2_rd_ta", 6)}
+        10: ("hc3_ap_d2", 12), 11: ("hc3_ap_d2", 8), 12: ("hc3_ap_d2_tr2_rd_ta", 6),
+        13: ("hc3_ap_d2", 6)}
 
 
 def die(msg):
