@@ -43,9 +43,10 @@ const char* const kVerilatorOptions[] = {
 
 // The compiler's options for every object.  The plugin keeps its symbols to itself
 // (rtl_plugin.h); the VM_ macros are those Verilator's own makefiles set for a build
-// with a VCD trace and no coverage; vl_hooks.h sends Verilator's messages to stderr
-// and lets a failed assertion end the run, not the process; the warnings switched off are the ones Verilator's
-// makefiles switch off for its generated code.
+// with a VCD trace and no coverage (the coverage variant sets VM_COVERAGE=1);
+// vl_hooks.h sends Verilator's messages to stderr and lets a failed assertion end the
+// run, not the process; the warnings switched off are the ones Verilator's makefiles
+// switch off for its generated code.
 const char* const kCxxOptions[] = {
     "-std=gnu++17", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden",
     "-faligned-new", "-pthread", "-DVM_COVERAGE=0", "-DVM_TRACE=1",
@@ -58,6 +59,14 @@ const char* const kCxxOptions[] = {
 // optimisation, which is several times quicker to compile.
 const char* const kCxxFast[] = {"-O2"};
 const char* const kCxxSlow[] = {"-O0"};
+
+// The coverage variant (rtl_config.h, RtlBuild::coverage): line (with branch) and
+// toggle points, the counts kept by the context (VerilatedCovContext, in
+// verilated_cov.cpp, which wormcast itself does not carry) and written by the harness
+// (rtl_models.h, write_coverage).  Counting is a memory increment per point: a run is
+// slower, not different.
+const char* const kVerilatorCoverage[] = {"--coverage-line", "--coverage-toggle"};
+const char* const kCoverageRuntime[] = {"verilated_cov.cpp"};
 
 // A compiler is started for about this much generated evaluation code, up to one per
 // processor: a big configuration builds on every processor, a small one does not pay
@@ -276,8 +285,15 @@ RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
     r.verilator.push_back(sc ? "--sc" : "--cc");
     r.verilator.insert(r.verilator.end(), {"--top-module", b.module, "--prefix", kPrefix});
     for (const auto& p : b.parameters) r.verilator.push_back("-G" + p.first + "=" + std::to_string(p.second));
+    if (b.coverage) {
+        const auto cov = list(kVerilatorCoverage);
+        r.verilator.insert(r.verilator.end(), cov.begin(), cov.end());
+        r.runtime = list(kCoverageRuntime);
+    }
     r.verilator.insert(r.verilator.end(), extra_verilator.begin(), extra_verilator.end());
     r.cxx = list(kCxxOptions);
+    if (b.coverage)
+        std::replace(r.cxx.begin(), r.cxx.end(), std::string("-DVM_COVERAGE=0"), std::string("-DVM_COVERAGE=1"));
     r.cxx.push_back(sc ? "-DVM_SC=1" : "-DVM_SC=0");
 #ifdef NDEBUG
     // As wormcast itself: the model's headers the plugin includes have the same
@@ -311,6 +327,8 @@ std::string rtl_recipe_manifest(const RtlBuild& b, const RtlRecipe& r)
     line("compiler options fast", r.cxx_fast);
     line("compiler options slow", r.cxx_slow);
     line("link options", r.link);
+    // Only in the coverage variant: the keys of the other builds stay what they were.
+    if (!r.runtime.empty()) line("runtime", r.runtime);
     for (const RtlFile& f : r.files) m += "file " + f.path + " " + rtl_digest(f.data) + "\n";
     return m;
 }
@@ -412,6 +430,7 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
     }
     units[0] += "#include \"" + src + "/cosim/rtl_plugin.cpp\"\n";
     for (const auto& f : slow) units[groups] += "#include \"" + f.first + "\"\n";
+    for (const std::string& f : r.runtime) units[groups] += "#include \"" WC_VERILATOR_ROOT "/include/" + f + "\"\n";
 
     std::vector<std::string> includes = {"-I" + obj, "-I" + src + "/cosim", "-I" + src + "/model",
                                          "-I" + src + "/util", "-I" WC_VERILATOR_ROOT "/include",

@@ -29,10 +29,14 @@ struct RtlRecipe {
     std::vector<std::string> cxx_fast;      // ... and for the evaluation code in addition
     std::vector<std::string> cxx_slow;      // ... and for the set-up code in addition
     std::vector<std::string> link;          // the link's options and libraries
+    // Verilator's runtime sources compiled into the plugin, with the set-up code (the
+    // rest of the runtime is in wormcast): verilated_cov.cpp in the coverage variant.
+    std::vector<std::string> runtime;
 };
 
 // The recipe of build b from these files (the embedded ones, or a replacement for rtl/).
-// extra_verilator: more options for Verilator, from WORMCAST_VERILATOR_FLAGS.
+// extra_verilator: more options for Verilator, from WORMCAST_VERILATOR_FLAGS.  With
+// b.coverage, the coverage variant: its own options, so its own key.
 RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
                      const std::vector<std::string>& extra_verilator);
 

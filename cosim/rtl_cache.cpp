@@ -335,16 +335,43 @@ bool build(const std::string& root, const std::string& key, const RtlBuild& b, c
     return false;
 }
 
+// The code coverage variant if WORMCAST_RTL_COVERAGE_DIR names a directory the plugin
+// can write into (checked now, not when the run is over).  false with err (bad input).
+bool coverage_variant(RtlBuild& b, std::string& err)
+{
+    const char* dir = getenv("WORMCAST_RTL_COVERAGE_DIR");
+    if (!dir || !*dir) return true;
+    struct stat st;
+    if (b.harness == RtlHarness::SystemC) {
+        err = "WORMCAST_RTL_COVERAGE_DIR: code coverage is measured with --engine rtl and cosim, "
+              "not with --engine systemc";
+        return false;
+    }
+    const std::string what = std::string("WORMCAST_RTL_COVERAGE_DIR=") + dir + ": ";
+    if (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        err = what + "not a directory";
+        return false;
+    }
+    if (stat(dir, &st) || access(dir, W_OK | X_OK)) {
+        err = what + errno_text();
+        return false;
+    }
+    b.coverage = true;
+    b.description += ", with code coverage";
+    return true;
+}
+
 }  // namespace
 
-const RtlPluginInfo* rtl_cache_plugin(const RtlBuild& b, const volatile std::sig_atomic_t* stop,
+const RtlPluginInfo* rtl_cache_plugin(const RtlBuild& run_build, const volatile std::sig_atomic_t* stop,
                                       bool* bad_input, std::string& err)
 {
     // The plugins this process loaded, by key: a sweep asks again for every run.
     static std::map<std::string, const RtlPluginInfo*> loaded;
     std::vector<RtlFile> files;
+    RtlBuild b = run_build;
     *bad_input = false;
-    if (!build_sources(files, err)) {
+    if (!build_sources(files, err) || !coverage_variant(b, err)) {
         *bad_input = true;
         return nullptr;
     }

@@ -26,6 +26,9 @@ struct RtlBuild {
     std::vector<std::pair<std::string, long>> parameters;  // in the table's order
     std::string description;  // for people: "hypercube:7 all-port, buffer depth 4, ..."
     double size;  // routers verilated x their inputs x outputs: what the build time grows with
+    // The code coverage variant (rtl_cache.h, WORMCAST_RTL_COVERAGE_DIR): Verilator's line
+    // and toggle counters in the model, written out when a network is destroyed.
+    bool coverage = false;
 
     // "Topology=0 Dim=7 ...": how the plugin records them (rtl_plugin.h).
     std::string parameter_text() const;

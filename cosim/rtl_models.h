@@ -16,6 +16,53 @@
 #include "vl_state.h"
 #include "vl_vcd_file.h"
 
+#if VM_COVERAGE
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "verilated_cov.h"
+
+// The code coverage variant (RtlBuild::coverage): a network's line and toggle counts,
+// written when it is destroyed into WORMCAST_RTL_COVERAGE_DIR (the cache checked the
+// directory before the run) as wormcast-PID-N.dat, which verilator_coverage merges
+// (scripts/rtl-coverage.sh).  Written under a temporary name, then linked to the first
+// free N: link() never replaces a file, so the networks of two plugins in one process
+// (each with its own copy of this code) never write over each other, and a reader never
+// sees half a file.
+inline void write_coverage(VerilatedContext& ctx)
+{
+    const char* dir = getenv("WORMCAST_RTL_COVERAGE_DIR");
+    if (!dir || !*dir) return;
+    const std::string base = std::string(dir) + "/wormcast-" + std::to_string(getpid()) + "-";
+    std::string tmp = base + "XXXXXX", path;
+    // Verilator ends the process if it cannot open the file: make it first.
+    const int fd = mkstemp(&tmp[0]);
+    bool ok = fd >= 0;
+    if (ok) {
+        fchmod(fd, 0644);  // mkstemp's 0600 is for secrets; these are for genhtml and people
+        close(fd);
+        ctx.coveragep()->write(tmp.c_str());
+        for (int n = 0;; ++n) {
+            path = base + std::to_string(n) + ".dat";
+            if (link(tmp.c_str(), path.c_str()) == 0) break;
+            if (errno != EEXIST) {
+                ok = false;
+                break;
+            }
+        }
+    }
+    if (!ok) fprintf(stderr, "wormcast: cannot write the code coverage counts into %s: %s\n", dir, strerror(errno));
+    if (fd >= 0) unlink(tmp.c_str());
+}
+#else
+inline void write_coverage(VerilatedContext&) {}
+#endif
+
 // Asynchronous active-low reset: a model starts with rst_ni = 0, which is no edge,
 // so raise it first and then pull it low.
 template <class V>
@@ -136,7 +183,11 @@ public:
         }
     }
 
-    ~RouterArray() override { io_.close(); }
+    ~RouterArray() override
+    {
+        io_.close();
+        write_coverage(context_);
+    }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {
@@ -265,7 +316,11 @@ public:
         reset(*top_);
     }
 
-    ~NetworkTop() override { io_.close(); }
+    ~NetworkTop() override
+    {
+        io_.close();
+        write_coverage(context_);
+    }
 
     void set_inject(int node, int ch, uint64_t flit) override
     {

@@ -5,7 +5,7 @@ set -euo pipefail
 
 packages=(cmake make gcc g++ pkg-config python3 libcjson-dev libinih-dev
           verilator iverilog yosys gtkwave libsystemc-dev nettle-dev clang libclang-rt-14-dev
-          python3-matplotlib graphviz parallel)
+          python3-matplotlib graphviz parallel lcov)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
