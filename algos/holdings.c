@@ -1,10 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * holdings.c - open addressing with linear probing; the table doubles at half load.
+ * holdings.c - direct rows for the blocks of the kind, and for the rest open addressing
+ * with linear probing; the table doubles at half load.
  */
 #include "holdings.h"
 
 #include <stdlib.h>
+
+#include "skeleton.h"
 
 static size_t slot_of(uint64_t key, size_t cap)
 {
@@ -21,14 +24,48 @@ void holdings_init(struct holdings *h)
 	*h = (struct holdings){ 0 };
 }
 
+int holdings_rows(struct holdings *h, const struct holdings_rows *r)
+{
+	h->row = calloc((size_t)r->nodes, sizeof(*h->row));
+	if (!h->row)
+		return -1;
+	h->rows = *r;
+	return 0;
+}
+
 void holdings_free(struct holdings *h)
 {
+	if (h->row)
+		for (int v = 0; v < h->rows.nodes; v++)
+			free(h->row[v]);
+	free(h->row);
 	free(h->slot);
 	holdings_init(h);
 }
 
+/* Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1. */
+static long row_slot(const struct holdings *h, uint64_t key)
+{
+	const struct holdings_rows *r = &h->rows;
+	uint64_t block = key & ((1ull << 51) - 1);
+	int v = (int)(key >> 51), o = block_origin(block), ix = block_index(block);
+	int dest = r->dest == HOLD_DEST_SELF ? v : r->dest;
+
+	if (!h->row || v >= r->nodes || (r->only_node >= 0 && v != r->only_node) ||
+	    block_dest(block) != dest || o < r->o_lo || o >= r->o_hi || ix >= r->blocks)
+		return -1;
+	return (long)(o - r->o_lo) * r->blocks + ix;
+}
+
 const struct held *holdings_find(const struct holdings *h, uint64_t key)
 {
+	long k = row_slot(h, key);
+
+	if (k >= 0) {
+		const struct held *row = h->row[key >> 51];
+
+		return row && row[k].key == key ? &row[k] : NULL;
+	}
 	if (!h->cap)
 		return NULL;
 	for (size_t k = slot_of(key, h->cap);; k = (k + 1) & (h->cap - 1)) {
@@ -69,8 +106,25 @@ static int grow(struct holdings *h)
 
 struct held *holdings_add(struct holdings *h, uint64_t key)
 {
+	long k = row_slot(h, key);
 	struct held *e;
 
+	if (k >= 0) {
+		struct held **row = &h->row[key >> 51];
+		size_t len = (size_t)(h->rows.o_hi - h->rows.o_lo) * (size_t)h->rows.blocks;
+
+		if (!*row) {
+			*row = malloc(sizeof(**row) * len);
+			if (!*row)
+				return NULL;
+			for (size_t i = 0; i < len; i++)
+				(*row)[i].key = HELD_EMPTY;
+		}
+		e = &(*row)[k];
+		e->key = key;
+		e->words = NULL;
+		return e;
+	}
 	if (2 * (h->n + 1) > h->cap && grow(h))
 		return NULL;
 	e = place(h->slot, h->cap, key);

@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * holdings.h - the blocks every node holds: an open-addressing hash table keyed by
- * (node, block key).  A node's own blocks are not stored (the skeleton knows them
- * from the kind of collective); every received block is, with a pointer to its words
- * in the message that brought it (messages live as long as the run).
+ * holdings.h - the blocks every node holds, keyed by (node, block key).  A node's own
+ * blocks are not stored (the skeleton knows them from the kind of collective); every
+ * received block is, with a pointer to its words in the message that brought it
+ * (messages live as long as the run).
+ *
+ * The blocks the kind of collective makes every node end up with (the root's blocks
+ * of a broadcast, (o, v, ix) at node v of a personalized exchange, ...) are held in a
+ * per-node row indexed directly by (origin, index): an all-to-all run holds nodes^2
+ * blocks, and a hash table of that size misses the cache on every lookup.  Every other
+ * block (one a node forwards on someone else's behalf) is in an open-addressing hash
+ * table.
  */
 #ifndef WORMCAST_ALGOS_HOLDINGS_H
 #define WORMCAST_ALGOS_HOLDINGS_H
@@ -22,9 +29,23 @@ struct held {
 
 #define HELD_EMPTY UINT64_MAX
 
+/* Row destination meaning "the node itself" (personalized exchange). */
+#define HOLD_DEST_SELF (-2)
+
+/* Which blocks have a direct row: (o, dest, ix), o_lo <= o < o_hi, ix < blocks. */
+struct holdings_rows {
+	int nodes;
+	int only_node;		/* the one node with a row, or -1 for every node */
+	int dest;		/* BLOCK_ANY, a node, or HOLD_DEST_SELF */
+	int o_lo, o_hi;
+	int blocks;
+};
+
 struct holdings {
 	struct held *slot;
 	size_t cap, n;		/* cap is a power of two */
+	struct holdings_rows rows;
+	struct held **row;	/* per node, allocated at its first block; NULL: no rows */
 };
 
 static inline uint64_t held_key(int node, uint64_t block)
@@ -33,6 +54,8 @@ static inline uint64_t held_key(int node, uint64_t block)
 }
 
 void holdings_init(struct holdings *h);
+/* Direct rows for the blocks r describes; -1 if out of memory (h stays usable). */
+int holdings_rows(struct holdings *h, const struct holdings_rows *r);
 void holdings_free(struct holdings *h);
 /* The entry, or NULL. */
 const struct held *holdings_find(const struct holdings *h, uint64_t key);

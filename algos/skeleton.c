@@ -329,6 +329,38 @@ int plan_forward(struct plan *pl, int dest, int group, bool ir, uint64_t tag)
 
 /* ---- creating ---- */
 
+/*
+ * The blocks the kind makes nodes end up with, held in direct rows (holdings.h): the
+ * root's at every node of a broadcast, every origin's (ANY or for the node itself) in
+ * an all-to-all, every contribution at the root of a reduction.
+ */
+static int row_node(const struct skeleton *sk)
+{
+	return sk->a->kind == COLL_REDUCE ? sk->p.root : -1;
+}
+
+static int row_dest(const struct skeleton *sk)
+{
+	switch (sk->a->kind) {
+	case COLL_AAS:
+		return HOLD_DEST_SELF;
+	case COLL_REDUCE:
+		return sk->p.root;
+	default:
+		return BLOCK_ANY;
+	}
+}
+
+static int origins_lo(const struct skeleton *sk)
+{
+	return sk->a->kind == COLL_ONE_TO_ALL ? sk->p.root : 0;
+}
+
+static int origins_n(const struct skeleton *sk)
+{
+	return sk->a->kind == COLL_ONE_TO_ALL ? 1 : sk->nodes;
+}
+
 struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_params *p)
 {
 	struct skeleton *sk = calloc(1, sizeof(*sk));
@@ -359,7 +391,10 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	}
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
-	if (!sk->node) {
+	if (!sk->node || holdings_rows(&sk->held, &(struct holdings_rows){
+			.nodes = sk->nodes, .only_node = row_node(sk), .dest = row_dest(sk),
+			.o_lo = origins_lo(sk), .o_hi = origins_lo(sk) + origins_n(sk),
+			.blocks = sk->blocks })) {
 		skeleton_destroy(sk);
 		return NULL;
 	}
