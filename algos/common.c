@@ -79,6 +79,21 @@ void predict_published(struct prediction *o, double cycles, const char *source,
 	va_end(ap);
 }
 
+void predict_ring_two_way_published(struct prediction *o, long long z, long long ts,
+				    long long mu, const char *source)
+{
+	char name[sizeof(o->published_source)];
+
+	snprintf(name, sizeof(name), "%s, z %s", source, z % 2 == 0 ? "even" : "odd");
+	if (z % 2 == 0)
+		predict_published(o, ts * z / 2.0 + mu * z * (z + 2) / 8.0, name,
+				  "t_s z/2 + mu t_m z(z+2)/8 = %.1f", ts * z / 2.0 + mu * z * (z + 2) / 8.0);
+	else
+		predict_published(o, ts * (z - 1) / 2.0 + mu * (z * z - 1) / 8.0, name,
+				  "t_s (z-1)/2 + mu t_m (z^2-1)/8 = %.1f",
+				  ts * (z - 1) / 2.0 + mu * (z * z - 1) / 8.0);
+}
+
 void predict_schedule(struct prediction *o, const struct schedule_result *s, bool exact,
 		      const char *source)
 {

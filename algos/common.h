@@ -65,6 +65,13 @@ void predict_set(struct prediction *o, double cycles, bool exact, const char *so
 /* The source's own formula beside a derived prediction. */
 void predict_published(struct prediction *o, double cycles, const char *source,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * Lecture 11's two-way ring AAS time for z nodes (its own formula differs for z even
+ * and odd) as the published formula beside a derived prediction; SOURCE is named
+ * with the parity appended.
+ */
+void predict_ring_two_way_published(struct prediction *o, long long z, long long ts,
+				    long long mu, const char *source);
 /* The prediction is the contention-free schedule of the plan (exact if conflict-free). */
 void predict_schedule(struct prediction *o, const struct schedule_result *s, bool exact,
 		      const char *source);

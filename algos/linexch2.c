@@ -69,15 +69,7 @@ static void l2_predict(const struct algo_params *p, const struct schedule_result
 	predict_set(o, (double)T, true, DERIVED("linexch2"),
 		    "(p-1)(t_s + 1) + mu p(p-1)/2 = %lld*%lld + %lld*%lld = %lld", z - 1, ts + 1, mu,
 		    z * (z - 1) / 2, T);
-	if (z % 2 == 0)
-		predict_published(o, ts * z / 2.0 + mu * z * (z + 2) / 8.0,
-				  "Lecture 11, K(z) two ways (a ring)",
-				  "t_s z/2 + mu t_m z(z+2)/8 = %.1f", ts * z / 2.0 + mu * z * (z + 2) / 8.0);
-	else
-		predict_published(o, ts * (z - 1) / 2.0 + mu * (z * z - 1) / 8.0,
-				  "Lecture 11, K(z) two ways (a ring)",
-				  "t_s (z-1)/2 + mu t_m (z^2-1)/8 = %.1f",
-				  ts * (z - 1) / 2.0 + mu * (z * z - 1) / 8.0);
+	predict_ring_two_way_published(o, z, ts, mu, "Lecture 11, K(z) two ways (a ring)");
 }
 
 const struct algorithm algo_linexch2 = {

@@ -94,15 +94,7 @@ static void ringaas_predict(const struct algo_params *p, const struct schedule_r
 	predict_set(o, (double)T, true, DERIVED("ringaas"),
 		    "R (t_s + 1) + mu R(R+1)/2, R = floor(z/2) = %lld: %lld*%lld + %lld*%lld = %lld", R,
 		    R, ts + 1, mu, R * (R + 1) / 2, T);
-	if (z % 2 == 0)
-		predict_published(o, ts * z / 2.0 + mu * z * (z + 2) / 8.0,
-				  "Lecture 11, ring two-way, z even",
-				  "t_s z/2 + mu t_m z(z+2)/8 = %.1f", ts * z / 2.0 + mu * z * (z + 2) / 8.0);
-	else
-		predict_published(o, ts * (z - 1) / 2.0 + mu * (z * z - 1) / 8.0,
-				  "Lecture 11, ring two-way, z odd",
-				  "t_s (z-1)/2 + mu t_m (z^2-1)/8 = %.1f",
-				  ts * (z - 1) / 2.0 + mu * (z * z - 1) / 8.0);
+	predict_ring_two_way_published(o, z, ts, mu, "Lecture 11, ring two-way");
 }
 
 const struct algorithm algo_ringaas1 = {
