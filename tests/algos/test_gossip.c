@@ -93,6 +93,7 @@ struct opts {
 	int tr, depth;
 	double stall;
 	uint64_t seed;
+	int vcs;		/* virtual channels on a ring or torus; 0: the default */
 };
 
 static int setup(const struct algorithm *a, const char *topo, int ts, const struct opts *o,
@@ -113,6 +114,10 @@ static int setup(const struct algorithm *a, const char *topo, int ts, const stru
 			cfg->buffer_depth = o->depth;
 		cfg->sink_stall = o->stall;
 		cfg->seed = o->seed;
+		if (o->vcs && topology_set_vcs(&cfg->topo, o->vcs, err, sizeof(err))) {
+			check(0, "%s: %s", topo, err);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -595,6 +600,31 @@ static void test_bcast(void)
 				      tp.rows == 1 && o.tr == 0 ? bcast_line_closed(tp.cols, tss[t], Ls[l]) : -1,
 				      false);
 			}
+	/*
+	 * Rings and tori (V = 2 and 3): the same rounds, the prediction exact (asserted
+	 * here, not only where it says so).
+	 */
+	{
+		static const char *wraps[] = { "ring:2", "ring:3", "ring:8", "ring:16", "torus:2x2",
+					       "torus:2x5", "torus:3x3", "torus:4x4", "torus:3x5",
+					       "torus:8x8" };
+
+		for (size_t m = 0; m < sizeof(wraps) / sizeof(wraps[0]); m++)
+			for (int l = 0; l < 8; l += 3)
+				for (int vcs = 2; vcs <= 3; vcs++) {
+					struct opts o = { .tr = (int)(m + l) % 3, .vcs = vcs };
+					int ts = tss[(m + l) % 3];
+					struct sim_config cfg;
+					struct algo_run r;
+
+					run("aabbcast", wraps[m], ts, Ls[l], &o, &cfg, &r);
+					check(r.status == SIM_DONE && r.data_ok && r.prediction.exact &&
+					      (double)r.cycles == r.predicted,
+					      "aabbcast %s V %d L %d t_s %d T_r %d: %llu cycles, predicted %.0f "
+					      "(exact)", wraps[m], vcs, Ls[l], ts, o.tr,
+					      (unsigned long long)r.cycles, r.predicted);
+				}
+	}
 	/* Small buffers: exact while T_r <= depth - 2, and T_r = 3 with depth 4 only delivers. */
 	{
 		struct opts d2 = { .depth = 2 }, tr3 = { .tr = 3 };
@@ -603,6 +633,7 @@ static void test_bcast(void)
 
 		exact("aabbcast", hc(5), 3, 33, &d2, bcast_hc_closed(5, 3, 33, 0), false);
 		exact("aabbcast", "mesh:3x4", 3, 33, &d2, -1, false);
+		exact("aabbcast", "torus:4x4", 3, 33, &d2, -1, false);
 		run("aabbcast", "mesh:3x4", 1, 33, &tr3, &cfg, &r);
 		check(r.status == SIM_DONE && r.data_ok && !r.prediction.exact &&
 		      (double)r.cycles >= r.predicted,
