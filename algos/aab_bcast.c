@@ -24,9 +24,9 @@
  * 0..j), so each round has two roots; on a mesh only a root of the first row and one of
  * the last row, or the two ends of a single row, have disjoint trees.
  *
- * Rings and tori run the same rounds (their rows and columns as a mesh's; the pairs
- * only where trees_disjoint() finds them: ring:2 and torus:2xC, whose wraparound trees
- * go the positive way only).  With virtual channels an output is a link's VC: M holds
+ * Rings and tori run the same rounds (their rows and columns as a mesh's, the mesh's
+ * pairs where trees_disjoint() finds them disjoint: rings of 2 or 3 nodes and tori of 2
+ * or 3 rows, where the first and last rows are neighbours; elsewhere N rounds).  With virtual channels an output is a link's VC: M holds
  * its own, and a later broadcast on the link's other VC shares the link's cycles by the
  * fair per-link arbitration but never holds M back for good, so the proof stands;
  * the recurrence of bcast_rounds() is exact wherever the tests ran it (tori 2x2 to
