@@ -37,14 +37,19 @@
 
 #include "common.h"
 
+/*
+ * The sends are planned as the run goes, so that a node's plan holds only the steps in
+ * flight, not p - 1 sends (16.8 M on Q_12): step j + 1's send waits for the block of
+ * step j, so planning it no later than that block's receipt makes it exactly when a
+ * plan made at the start would.  Receipts may come out of step order (a partner ahead),
+ * so a receipt of step k plans every step up to k + 1.
+ */
 static int dx_plan(const struct algo_params *p, int node, const struct receipt *r,
 		   struct plan *pl)
 {
-	int n = p->cfg->topo.nodes;
+	int n = p->cfg->topo.nodes, upto = r ? (r->source ^ node) + 1 : 2;
 
-	if (r)
-		return 0;
-	for (int j = 1; j < n; j++) {
+	for (int j = plan_sends(pl) + 1; j <= upto && j < n; j++) {
 		struct xfer_spec x = { .dest = node ^ j, .group = j - 1 };
 
 		if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||

@@ -113,7 +113,8 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 
 void algo_driver(struct algo_session *x, struct driver *d)
 {
-	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event };
+	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event,
+			      .release_messages = skeleton_releases_messages(x->sk) };
 }
 
 /* What the bound needs of the driver's shape, kept before the driver is freed. */

@@ -19,11 +19,23 @@ struct chain {
 	uint64_t f;
 };
 
+/*
+ * A message with the count of its events not yet handled: it is freed after its last
+ * one (when the skeleton keeps no pointer into it), so the evaluation's memory follows
+ * the messages in flight.  Otherwise (kept) it stays on a list until the end.
+ */
+struct ideal_msg {
+	struct message m;
+	int events;
+	struct ideal_msg *next;		/* kept */
+};
+
 struct ev {
 	uint64_t cycle;
 	int order;		/* 0 SEND_DONE, 1 arrival */
 	int node, port, sub;	/* sub: 0 head, 1 tail */
 	int msg;
+	struct ideal_msg *im;
 	enum sim_event_kind kind;
 	struct chain c;
 };
@@ -32,9 +44,9 @@ struct ideal {
 	const struct sim_config *cfg;
 	int channels;
 	struct chain *chan;		/* nodes * channels: when each injection channel is free */
-	struct message **msg;
-	uint64_t *tags;
-	int nmsg, capmsg;
+	int nmsg;
+	bool release;			/* free a message after its last event */
+	struct ideal_msg *kept;
 	struct ev *heap;
 	size_t nheap, capheap;
 	struct chain now, last;
@@ -121,23 +133,28 @@ static const char *ideal_error(void *impl)
  * the root's, the k - 1 on the way, and the receiver's own unless it is a leaf
  * (docs/microarchitecture.md section 9); `forwarders` of them.
  */
-static int arrive(struct ideal *d, struct message *m, int node, int hops, int forwarders,
+static int arrive(struct ideal *d, struct ideal_msg *im, int node, int hops, int forwarders,
 		  int port, struct chain start)
 {
+	struct message *m = &im->m;
 	uint64_t ts = (uint64_t)d->cfg->startup, body = (uint64_t)(m->len - 1);
 	struct chain head = add(start, 1, hops,
 				(uint64_t)forwarders * (uint64_t)d->cfg->replication_cost, ts);
 	struct ev e = { .cycle = head.t, .order = 1, .node = node, .port = port, .sub = 0,
-			.msg = m->id, .kind = EV_HEAD_ARRIVED, .c = head };
+			.msg = m->id, .im = im, .kind = EV_HEAD_ARRIVED, .c = head };
 
 	m->receivers++;
 	if (push(d, &e))
 		return -1;
+	im->events++;
 	e.c = add(head, 0, 0, body, ts);
 	e.cycle = e.c.t;
 	e.sub = 1;
 	e.kind = EV_TAIL_ARRIVED;
-	return push(d, &e);
+	if (push(d, &e))
+		return -1;
+	im->events++;
+	return 0;
 }
 
 /* The port of `node` that leads to its neighbour `from`. */
@@ -154,6 +171,7 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	struct ideal *d = impl;
 	const struct topology *t = &d->cfg->topo;
 	uint64_t ts = (uint64_t)d->cfg->startup;
+	struct ideal_msg *im;
 	struct message *m;
 	struct chain *ch, start;
 	struct ev done;
@@ -165,24 +183,16 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 			 r->dest, r->len);
 		return -1;
 	}
-	if (d->nmsg == d->capmsg) {
-		int cap = d->capmsg ? 2 * d->capmsg : 256;
-		struct message **nm = realloc(d->msg, sizeof(*nm) * (size_t)cap);
-		uint64_t *tg = realloc(d->tags, sizeof(*tg) * (size_t)cap);
-
-		if (nm)
-			d->msg = nm;
-		if (tg)
-			d->tags = tg;
-		if (!nm || !tg)
-			goto oom;
-		d->capmsg = cap;
-	}
-	m = calloc(1, sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
-	if (!m)
+	im = calloc(1, sizeof(*im) + sizeof(uint64_t) * (size_t)(r->len - 1));
+	if (!im)
 		goto oom;
+	m = &im->m;
+	if (!d->release) {
+		im->next = d->kept;
+		d->kept = im;
+	}
 	if (r->len > 1) {
-		uint64_t *data = (uint64_t *)(m + 1);
+		uint64_t *data = (uint64_t *)(im + 1);
 
 		memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
 		m->data = data;
@@ -193,8 +203,8 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	m->ir = r->ir;
 	m->address = r->type == HDR_B ? node : r->dest;
 	m->len = r->len;
-	d->msg[d->nmsg] = m;
-	d->tags[d->nmsg++] = r->tag;
+	m->tag = r->tag;
+	d->nmsg++;
 
 	/* The NI's channel choice (microarchitecture section 9). */
 	if (r->channel >= 0)
@@ -208,9 +218,13 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	start = later(d->now, *ch);
 	*ch = add(start, 1, 0, (uint64_t)(m->len - 1), ts);
 	done = (struct ev){ .cycle = ch->t, .order = 0, .node = node, .port = c, .msg = m->id,
-			    .kind = EV_SEND_DONE, .c = *ch };
-	if (push(d, &done))
+			    .im = im, .kind = EV_SEND_DONE, .c = *ch };
+	if (push(d, &done)) {
+		if (d->release)
+			free(im);
 		goto oom;
+	}
+	im->events++;
 	if (!d->any_send || d->now.t < d->first_send)
 		d->first_send = d->now.t;
 	d->any_send = true;
@@ -232,7 +246,7 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 					 replication_children(t, node, u)) != 0;
 			int parent = r->ir ? path_parent(t, node, u) : replication_parent(t, node, u);
 
-			if (u != node && arrive(d, m, u, hops, hops + forwards,
+			if (u != node && arrive(d, im, u, hops, hops + forwards,
 						port_towards(t, u, parent), start))
 				goto oom;
 		}
@@ -242,7 +256,7 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 		int q = unicast_next_port(t, v, r->dest), u = topology_neighbor(t, v, q);
 
 		hops++;
-		if ((u == r->dest || r->ir) && arrive(d, m, u, hops, 0, topology_peer_port(t, q), start))
+		if ((u == r->dest || r->ir) && arrive(d, im, u, hops, 0, topology_peer_port(t, q), start))
 			goto oom;
 		v = u;
 	}
@@ -252,12 +266,23 @@ oom:
 	return -1;
 }
 
+/* A message's event was handled (or dropped): free it after its last. */
+static void event_done(struct ideal *d, struct ideal_msg *im)
+{
+	if (--im->events == 0 && d->release)
+		free(im);
+}
+
 static void ideal_free(struct ideal *d)
 {
-	for (int k = 0; k < d->nmsg; k++)
-		free(d->msg[k]);
-	free(d->msg);
-	free(d->tags);
+	while (d->nheap)
+		event_done(d, pop(d).im);
+	while (d->kept) {
+		struct ideal_msg *im = d->kept;
+
+		d->kept = im->next;
+		free(im);
+	}
 	free(d->heap);
 	free(d->chan);
 }
@@ -286,12 +311,13 @@ int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
 		snprintf(r->text, sizeof(r->text), "schedule: out of memory");
 		goto out;
 	}
+	d.release = skeleton_releases_messages(sk);
 	skeleton_start(sk, &tx);
 	while (d.nheap) {
 		struct ev e = pop(&d);
-		struct message *m = d.msg[e.msg];
+		struct message *m = &e.im->m;
 		struct sim_event se = { .kind = e.kind, .node = e.node, .cycle = e.cycle, .msg = m,
-					.tag = d.tags[e.msg] };
+					.tag = m->tag };
 
 		d.now = e.c;
 		if (e.kind == EV_HEAD_ARRIVED && t && t->head)
@@ -301,6 +327,7 @@ int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
 			d.last = later(d.last, e.c);
 		}
 		skeleton_event(sk, &tx, &se);
+		event_done(&d, e.im);
 	}
 	r->messages = (uint64_t)d.nmsg;
 	r->cycles = d.last.t - (d.any_send ? d.first_send : 0);

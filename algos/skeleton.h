@@ -111,6 +111,11 @@ int plan_fail(struct plan *pl, const char *fmt, ...) __attribute__((format(print
 int plan_out_of_memory(struct plan *pl);
 /* The run's block shape, for plans that loop over blocks. */
 int plan_blocks(const struct plan *pl);	/* blocks per origin */
+/*
+ * Sends planned so far at this node.  A plan may make its sends as the run goes rather
+ * than all at the start (direx.c), so that only the sends in flight take memory.
+ */
+int plan_sends(const struct plan *pl);
 
 /*
  * One-to-all helper: an R send (IR if asked) of every block of the root, in group
@@ -143,5 +148,10 @@ bool skeleton_no_memory(const struct skeleton *sk);
 int skeleton_words(const struct skeleton *sk);
 /* Blocks per origin of this run (k, for an algorithm that cuts its message). */
 int skeleton_blocks(const struct skeleton *sk);
+/*
+ * The skeleton keeps no pointer into a message after its last event (no reduction):
+ * the simulation may free delivered messages (driver.release_messages).
+ */
+bool skeleton_releases_messages(const struct skeleton *sk);
 
 #endif
