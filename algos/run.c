@@ -35,14 +35,14 @@ static const char *sim_tx_error(void *impl)
 
 static void drv_start(void *ctx, struct sim *s)
 {
-	struct transport t = { s, sim_tx_send, sim_tx_error };
+	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
 
 	skeleton_start(ctx, &t);
 }
 
 static void drv_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
-	struct transport t = { s, sim_tx_send, sim_tx_error };
+	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
 
 	skeleton_event(ctx, &t, ev);
 }

@@ -30,14 +30,35 @@ struct ideal_msg {
 	struct ideal_msg *next;		/* kept */
 };
 
+/*
+ * An event.  Those of one cycle are handled in the order of `key`: SEND_DONE before
+ * arrivals (as the simulation reports them), then by node, port, message, head before
+ * tail.
+ */
 struct ev {
 	uint64_t cycle;
-	int order;		/* 0 SEND_DONE, 1 arrival */
-	int node, port, sub;	/* sub: 0 head, 1 tail */
+	uint64_t key;		/* order 59, node 40..58, port + 1 33..39, msg 1..32, sub 0 */
+	int node, port;
 	int msg;
 	struct ideal_msg *im;
 	enum sim_event_kind kind;
 	struct chain c;
+};
+
+static uint64_t ev_key(int order, int node, int port, int msg, int sub)
+{
+	return (uint64_t)order << 59 | (uint64_t)node << 40 | (uint64_t)(port + 1) << 33 |
+	       (uint64_t)(uint32_t)msg << 1 | (uint64_t)sub;
+}
+
+/*
+ * The events of one cycle.  Every event is at least one cycle after the one whose
+ * handling made it (t_s >= 1), so the calendar needs no order across cycles: bucket
+ * c & (ncal - 1) holds the events of cycle c, sorted by key when c comes.
+ */
+struct bucket {
+	struct ev *e;
+	uint32_t n, cap;
 };
 
 struct ideal {
@@ -47,8 +68,12 @@ struct ideal {
 	int nmsg;
 	bool release;			/* free a message after its last event */
 	struct ideal_msg *kept;
-	struct ev *heap;
-	size_t nheap, capheap;
+	struct bucket *cal;
+	size_t ncal;			/* a power of two, further than any event ahead */
+	uint64_t cur;			/* the cycle being handled */
+	struct bucket draining;		/* its events, sorted; the next is draining.e[next] */
+	uint32_t next;
+	size_t pending;			/* events in the calendar */
 	struct chain now, last;
 	uint64_t first_send;
 	bool any_send;
@@ -66,60 +91,78 @@ static struct chain add(struct chain a, int s, int h, uint64_t f, uint64_t ts)
 	return (struct chain){ a.t + (uint64_t)s * ts + (uint64_t)h + f, a.s + s, a.h + h, a.f + f };
 }
 
-static bool before(const struct ev *a, const struct ev *b)
+/* A calendar that reaches `dist` cycles ahead of the current one; 0 or -1. */
+static int reach(struct ideal *d, uint64_t dist)
 {
-	if (a->cycle != b->cycle)
-		return a->cycle < b->cycle;
-	if (a->order != b->order)
-		return a->order < b->order;
-	if (a->node != b->node)
-		return a->node < b->node;
-	if (a->port != b->port)
-		return a->port < b->port;
-	if (a->msg != b->msg)
-		return a->msg < b->msg;
-	return a->sub < b->sub;
+	size_t n = d->ncal ? d->ncal : 64;
+	struct bucket *cal;
+
+	while (dist >= n)
+		n *= 2;
+	cal = calloc(n, sizeof(*cal));
+	if (!cal)
+		return -1;
+	for (size_t k = 0; k < d->ncal; k++)
+		if (d->cal[k].n)
+			cal[d->cal[k].e[0].cycle & (n - 1)] = d->cal[k];
+		else
+			free(d->cal[k].e);
+	free(d->cal);
+	d->cal = cal;
+	d->ncal = n;
+	return 0;
 }
 
 static int push(struct ideal *d, const struct ev *e)
 {
-	size_t k;
+	struct bucket *b;
 
-	if (d->nheap == d->capheap) {
-		size_t cap = d->capheap ? 2 * d->capheap : 256;
-		struct ev *h = realloc(d->heap, sizeof(*h) * cap);
+	if (e->cycle - d->cur >= d->ncal && reach(d, e->cycle - d->cur))
+		return -1;
+	b = &d->cal[e->cycle & (d->ncal - 1)];
+	if (b->n == b->cap) {
+		uint32_t cap = b->cap ? 2 * b->cap : 16;
+		struct ev *ne = realloc(b->e, sizeof(*ne) * cap);
 
-		if (!h)
+		if (!ne)
 			return -1;
-		d->heap = h;
-		d->capheap = cap;
+		b->e = ne;
+		b->cap = cap;
 	}
-	for (k = d->nheap++; k > 0 && before(e, &d->heap[(k - 1) / 2]); k = (k - 1) / 2)
-		d->heap[k] = d->heap[(k - 1) / 2];
-	d->heap[k] = *e;
+	b->e[b->n++] = *e;
+	d->pending++;
 	return 0;
 }
 
-static struct ev pop(struct ideal *d)
+static int by_key(const void *a, const void *b)
 {
-	struct ev top = d->heap[0], last = d->heap[--d->nheap];
-	size_t k = 0;
+	uint64_t x = ((const struct ev *)a)->key, y = ((const struct ev *)b)->key;
 
-	for (;;) {
-		size_t c = 2 * k + 1;
+	return (x > y) - (x < y);
+}
 
-		if (c >= d->nheap)
-			break;
-		if (c + 1 < d->nheap && before(&d->heap[c + 1], &d->heap[c]))
-			c++;
-		if (!before(&d->heap[c], &last))
-			break;
-		d->heap[k] = d->heap[c];
-		k = c;
+/* The next event in time and key order into e; false when there is none. */
+static bool next_event(struct ideal *d, struct ev *e)
+{
+	while (d->next == d->draining.n) {
+		struct bucket *b, spare;
+
+		if (!d->pending)
+			return false;
+		b = &d->cal[++d->cur & (d->ncal - 1)];
+		if (!b->n)
+			continue;
+		/* The bucket's events move out, so that pushes may grow the calendar meanwhile. */
+		spare = d->draining;
+		spare.n = 0;
+		d->draining = *b;
+		*b = spare;
+		d->pending -= d->draining.n;
+		d->next = 0;
+		qsort(d->draining.e, d->draining.n, sizeof(struct ev), by_key);
 	}
-	if (d->nheap)
-		d->heap[k] = last;
-	return top;
+	*e = d->draining.e[d->next++];
+	return true;
 }
 
 static const char *ideal_error(void *impl)
@@ -140,8 +183,8 @@ static int arrive(struct ideal *d, struct ideal_msg *im, int node, int hops, int
 	uint64_t ts = (uint64_t)d->cfg->startup, body = (uint64_t)(m->len - 1);
 	struct chain head = add(start, 1, hops,
 				(uint64_t)forwarders * (uint64_t)d->cfg->replication_cost, ts);
-	struct ev e = { .cycle = head.t, .order = 1, .node = node, .port = port, .sub = 0,
-			.msg = m->id, .im = im, .kind = EV_HEAD_ARRIVED, .c = head };
+	struct ev e = { .cycle = head.t, .key = ev_key(1, node, port, m->id, 0), .node = node,
+			.port = port, .msg = m->id, .im = im, .kind = EV_HEAD_ARRIVED, .c = head };
 
 	m->receivers++;
 	if (push(d, &e))
@@ -149,7 +192,7 @@ static int arrive(struct ideal *d, struct ideal_msg *im, int node, int hops, int
 	im->events++;
 	e.c = add(head, 0, 0, body, ts);
 	e.cycle = e.c.t;
-	e.sub = 1;
+	e.key |= 1;
 	e.kind = EV_TAIL_ARRIVED;
 	if (push(d, &e))
 		return -1;
@@ -183,7 +226,7 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 			 r->dest, r->len);
 		return -1;
 	}
-	im = calloc(1, sizeof(*im) + sizeof(uint64_t) * (size_t)(r->len - 1));
+	im = calloc(1, sizeof(*im) + (r->data ? sizeof(uint64_t) * (size_t)(r->len - 1) : 0));
 	if (!im)
 		goto oom;
 	m = &im->m;
@@ -191,7 +234,7 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 		im->next = d->kept;
 		d->kept = im;
 	}
-	if (r->len > 1) {
+	if (r->len > 1 && r->data) {
 		uint64_t *data = (uint64_t *)(im + 1);
 
 		memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
@@ -217,8 +260,8 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 	ch = &d->chan[node * d->channels + c];
 	start = later(d->now, *ch);
 	*ch = add(start, 1, 0, (uint64_t)(m->len - 1), ts);
-	done = (struct ev){ .cycle = ch->t, .order = 0, .node = node, .port = c, .msg = m->id,
-			    .im = im, .kind = EV_SEND_DONE, .c = *ch };
+	done = (struct ev){ .cycle = ch->t, .key = ev_key(0, node, c, m->id, 0), .node = node,
+			    .port = c, .msg = m->id, .im = im, .kind = EV_SEND_DONE, .c = *ch };
 	if (push(d, &done)) {
 		if (d->release)
 			free(im);
@@ -275,15 +318,20 @@ static void event_done(struct ideal *d, struct ideal_msg *im)
 
 static void ideal_free(struct ideal *d)
 {
-	while (d->nheap)
-		event_done(d, pop(d).im);
+	struct ev e;
+
+	while (next_event(d, &e))
+		event_done(d, e.im);
+	free(d->draining.e);
+	for (size_t k = 0; k < d->ncal; k++)
+		free(d->cal[k].e);
+	free(d->cal);
 	while (d->kept) {
 		struct ideal_msg *im = d->kept;
 
 		d->kept = im->next;
 		free(im);
 	}
-	free(d->heap);
 	free(d->chan);
 }
 
@@ -299,9 +347,11 @@ int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
 	const struct sim_config *cfg = p->cfg;
 	struct ideal d = { .cfg = cfg, .channels = cfg->all_port ? cfg->topo.ports : 1,
 			   .trace = t };
-	struct transport tx = { .impl = &d, .send = ideal_send, .error = ideal_error };
+	struct transport tx = { .impl = &d, .send = ideal_send, .error = ideal_error,
+				.no_words = true };
 	struct skeleton *sk = skeleton_create(a, p);
 	char err[200];
+	struct ev e;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
@@ -313,8 +363,7 @@ int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
 	}
 	d.release = skeleton_releases_messages(sk);
 	skeleton_start(sk, &tx);
-	while (d.nheap) {
-		struct ev e = pop(&d);
+	while (next_event(&d, &e)) {
 		struct message *m = &e.im->m;
 		struct sim_event se = { .kind = e.kind, .node = e.node, .cycle = e.cycle, .msg = m,
 					.tag = m->tag };

@@ -489,29 +489,24 @@ static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool 
 	return 0;
 }
 
-static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
+/* The payload of node v's send x, into sk->buf; 0, or -1 with the run's error set. */
+static int fill_words(struct skeleton *sk, int v, const struct xfer *x, size_t total)
 {
-	struct node_plan *np = &sk->node[v];
-	struct xfer *x = &np->x[xi];
-	size_t total = xfer_words(sk, v, x), off = 0;
-	struct send_req r;
+	const uint64_t *keys = sk->node[v].keys;
+	size_t off = 0;
 	char b[48];
-	int id;
 
-	x->state = ISSUED;
 	if (total + 1 > sk->capbuf) {
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
-		if (!nb) {
-			out_of_memory(sk, v);
-			return;
-		}
+		if (!nb)
+			return out_of_memory(sk, v);
 		sk->buf = nb;
 		sk->capbuf = total + 1;
 	}
 	memset(sk->buf, 0, sizeof(uint64_t) * (total + 1));
 	for (uint32_t j = 0; j < x->carried; j++) {
-		uint64_t key = np->keys[x->first + j];
+		uint64_t key = keys[x->first + j];
 		uint64_t *out = sk->buf + off;
 
 		if (!x->spec.sum)
@@ -519,16 +514,30 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		if (gather(sk, v, key, out, x->spec.sum)) {
 			fail(sk, "node %d: cannot send block %s on its own: it is held inside a "
 			     "partial sum", v, block_text(key, b, sizeof(b)));
-			return;
+			return -1;
 		}
 	}
-	r = (struct send_req){
+	return 0;
+}
+
+static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
+{
+	struct node_plan *np = &sk->node[v];
+	struct xfer *x = &np->x[xi];
+	size_t total = xfer_words(sk, v, x);
+	struct send_req r = {
 		.dest = x->spec.dest, .type = x->spec.bcast ? HDR_B : HDR_R, .ir = x->spec.ir,
-		.len = 1 + (int)total, .data = sk->buf, .channel = -1,
+		.len = 1 + (int)total, .channel = -1,
 		.tag = (uint64_t)v << 32 | (np->base + (uint32_t)xi),
 	};
-	id = t->send(t->impl, v, &r);
-	if (id < 0)
+
+	x->state = ISSUED;
+	if (!t->no_words || sk->keep_words) {
+		if (fill_words(sk, v, x, total))
+			return;
+		r.data = sk->buf;
+	}
+	if (t->send(t->impl, v, &r) < 0)
 		fail(sk, "node %d: send to %d refused: %s", v, x->spec.dest, t->error(t->impl));
 }
 
@@ -743,7 +752,7 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 			     m->source, m->len, (int)x->carried);
 			break;
 		}
-		if (!x->verified) {
+		if (!x->verified && (!t->no_words || sk->keep_words)) {
 			verify(sk, v, m, x);
 			x->verified = !sk->error[0];
 		}

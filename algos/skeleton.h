@@ -131,6 +131,12 @@ struct transport {
 	/* Returns the message id (dense from 0), or -1 with a reason from error(). */
 	int (*send)(void *impl, int node, const struct send_req *r);
 	const char *(*error)(void *impl);
+	/*
+	 * The transport moves no payload (the contention-free evaluation): sends carry no
+	 * words (send_req.data NULL) and arrivals are not checked word by word, except a
+	 * reduction's partial sums, which the holdings keep.
+	 */
+	bool no_words;
 };
 
 struct skeleton;
