@@ -135,6 +135,30 @@ static void dx_predict(const struct algo_params *p, const struct schedule_result
 	}
 }
 
+/*
+ * On Q_d the contention-free evaluation in closed form: every node makes its step
+ * j + 1 send when the step-j block arrives (popcount(j) hops after its start; its own
+ * SEND_DONE is earlier), so the last tail ends a chain of p - 1 start-ups,
+ * sum_j popcount(j) = d 2^(d-1) hops and (p-1)(L-1) flits, from the first send at 0.
+ */
+static int dx_schedule(const struct algo_params *p, struct schedule_result *r)
+{
+	const struct topology *t = &p->cfg->topo;
+	int n = t->nodes, d = algo_log2((unsigned)n);
+
+	if (t->kind != TOPO_HYPERCUBE)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	r->startups = n - 1;
+	r->hops = d * (n / 2);
+	r->flits = (uint64_t)(n - 1) * (uint64_t)(p->flits - 1);
+	r->cycles = (uint64_t)r->startups * (uint64_t)p->cfg->startup + (uint64_t)r->hops + r->flits;
+	r->messages = (uint64_t)n * (uint64_t)(n - 1);
+	schedule_describe(r);
+	return 0;
+}
+
 const struct algorithm algo_direx = {
 	.name = "direx",
 	.networks = "Q_d; mesh, r and c powers of two",
@@ -146,5 +170,6 @@ const struct algorithm algo_direx = {
 	.all_port = true,
 	.supports = dx_supports,
 	.plan = dx_plan,
+	.schedule = dx_schedule,
 	.predict = dx_predict,
 };

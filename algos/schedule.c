@@ -343,7 +343,16 @@ static void ideal_free(struct ideal *d)
 int algo_schedule(const struct algorithm *a, const struct algo_params *p,
 		  struct schedule_result *r)
 {
+	if (a->schedule && a->schedule(p, r) == 0)
+		return 0;
 	return algo_schedule_traced(a, p, r, NULL);
+}
+
+void schedule_describe(struct schedule_result *r)
+{
+	snprintf(r->text, sizeof(r->text),
+		 "contention-free schedule: %d start-ups * t_s + %d hops + %llu flit (and T_r) cycles = %llu",
+		 r->startups, r->hops, (unsigned long long)r->flits, (unsigned long long)r->cycles);
 }
 
 int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
@@ -390,10 +399,7 @@ int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
 	r->flits = d.last.f;
 	r->ok = skeleton_check(sk, err, sizeof(err)) == 0;
 	if (r->ok)
-		snprintf(r->text, sizeof(r->text),
-			 "contention-free schedule: %d start-ups * t_s + %d hops + %llu flit (and T_r) cycles = %llu",
-			 r->startups, r->hops, (unsigned long long)r->flits,
-			 (unsigned long long)r->cycles);
+		schedule_describe(r);
 	else
 		snprintf(r->text, sizeof(r->text), "the plan fails without the network: %.200s", err);
 out:

@@ -15,7 +15,9 @@
  *   plan as it goes  direx plans its sends at receipts (plan_sends()); off: every send
  *                  planned at the start, as a plan without memory limits would;
  *   generated payload  a send without data (traffic, traces) has its words generated
- *                  by the NI and the checker; off: the same words given and stored.
+ *                  by the NI and the checker; off: the same words given and stored;
+ *   closed-form schedule  an algorithm's contention-free evaluation in closed form
+ *                  (algorithm.schedule); off: evaluated event by event.
  * Every algorithm of the table runs on every small network it supports.
  * One line per check; the last line is "N passed, M failed"; exit 0 iff none failed.
  */
@@ -25,6 +27,7 @@
 #include <string.h>
 
 #include "algos.h"
+#include "schedule.h"
 #include "skeleton.h"
 
 static int passed, failed;
@@ -210,6 +213,49 @@ static void one_algorithm(const struct algorithm *a, const char *net, int flits,
 	}
 }
 
+/* Every algorithm with a closed-form schedule, against the evaluation event by event. */
+static void closed_form_schedules(void)
+{
+	static const char *const nets[] = { "hypercube:1", "hypercube:2", "hypercube:3",
+					    "hypercube:5", "hypercube:7", "mesh:4x4" };
+	static const int lens[] = { 1, 2, 9 }, startups[] = { 1, 10 };
+
+	for (int i = 0; algorithms[i]; i++) {
+		const struct algorithm *a = algorithms[i];
+		int cases = 0, same = 0;
+
+		if (!a->schedule)
+			continue;
+		for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++)
+			for (size_t l = 0; l < 3; l++)
+				for (size_t t = 0; t < 2; t++) {
+					struct sim_config cfg;
+					struct algo_params p = { .cfg = &cfg, .flits = lens[l] };
+					struct schedule_result x, y;
+					char err[256];
+
+					if (!config_for(nets[k], a->all_port, &cfg))
+						return;
+					cfg.startup = startups[t];
+					if (!(a->topologies & (1u << cfg.topo.kind)) ||
+					    (a->supports && a->supports(&p, err, sizeof(err))))
+						continue;
+					cases++;
+					if (algo_schedule(a, &p, &x) == 0 &&
+					    algo_schedule_traced(a, &p, &y, NULL) == 0 && x.ok == y.ok &&
+					    x.cycles == y.cycles && x.startups == y.startups &&
+					    x.hops == y.hops && x.flits == y.flits &&
+					    x.messages == y.messages && !strcmp(x.text, y.text))
+						same++;
+					else
+						printf("     %s on %s, L = %d, t_s = %d: %s | %s\n", a->name,
+						       nets[k], lens[l], startups[t], x.text, y.text);
+				}
+		check(cases > 0 && same == cases, "%s: closed-form schedule on and off: %d of %d "
+		      "cases the same", a->name, same, cases);
+	}
+}
+
 /* ---- traffic: generated payload on and off ---- */
 
 struct traffic {
@@ -367,6 +413,7 @@ int main(void)
 	for (int i = 0; algorithms[i]; i++)
 		for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++)
 			one_algorithm(algorithms[i], nets[k].net, nets[k].flits, nets[k].root);
+	closed_form_schedules();
 	one_traffic("hypercube:4", true);
 	one_traffic("mesh:4x4", false);
 	one_traffic("torus:4x4", true);
