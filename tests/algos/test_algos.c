@@ -1074,7 +1074,7 @@ static const char *corrupt_error(void *impl)
 static void corrupt_start(void *ctx, struct sim *s)
 {
 	struct corrupt *c = ctx;
-	struct transport t = { c, corrupt_send, corrupt_error };
+	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error };
 
 	c->s = s;
 	skeleton_start(c->sk, &t);
@@ -1083,7 +1083,7 @@ static void corrupt_start(void *ctx, struct sim *s)
 static void corrupt_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
 	struct corrupt *c = ctx;
-	struct transport t = { c, corrupt_send, corrupt_error };
+	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error };
 
 	(void)s;
 	skeleton_event(c->sk, &t, ev);
