@@ -539,12 +539,50 @@ module wc_router #(
       reg  [P*VcW-1:0] out_vc_q /* verilator public_flat_rd */;
       reg  [P*VcW-1:0] out_vc_d;
       wire [NIn-1:0]  sw_first = {NIn{1'b0}} | ({NIn{1'b1}} << sw_rr_q);
+      // The walk in two processes: the first decides, without any if, which inputs
+      // move (sw_go) and where the next walk starts (sw_rr_d); the second, whose
+      // branches test only per-input signals, does what the moves imply. One process
+      // whose branches test the links taken so far (used) is the same logic, but
+      // Yosys' proc_dlatch takes minutes to hours on it with V = 2 (a ring of 8:
+      // 28 s one-port, hours all-port); this form takes about a second.
+      reg  [NIn-1:0]  sw_go;  // input i moves this cycle
       /* verilator tracing_off */
       reg  [P-1:0]    used;   // links taken by the inputs that moved so far
       reg  [P-1:0]    lk;     // the links of the input visited
       reg             lost;   // some eligible input lost a link
-      integer         spass, so;
+      reg             can;    // the input visited (busy, in its pass) has its outputs
+                              // ready and no replication hold
+      reg             lose;   // ... and one of its links is taken (InjectBug 15: never)
+      reg  [NOut-1:0] sw_cur; // step 5 for the input visited
+      integer         wpass, wi, so, spass;
       /* verilator tracing_on */
+      always @* begin
+        sw_go   = {NIn{1'b0}};
+        sw_rr_d = sw_rr_q;
+        sw_cur  = {NOut{1'b0}};
+        used    = {P{1'b0}};
+        lk      = {P{1'b0}};
+        lost    = 1'b0;
+        can     = 1'b0;
+        lose    = 1'b0;
+        for (wpass = 0; wpass < 2; wpass = wpass + 1) begin
+          for (wi = 0; wi < NIn; wi = wi + 1) begin
+            if (busy[wi] && (sw_first[wi] == (wpass == 0))) begin
+              sw_cur = route_q[wi*NOut +: NOut] | (grant[wi] ? req[wi*NOut +: NOut] : {NOut{1'b0}});
+              for (so = 0; so < P; so = so + 1) begin
+                lk[so] = |sw_cur[so*V +: V];
+              end
+              can     = (sw_cur & ~ready) == {NOut{1'b0}} && !hold[wi];
+              // InjectBug 15: a link taken by two VCs in one cycle.
+              lose    = can && (lk & used) != {P{1'b0}} && InjectBug != 15;
+              sw_rr_d = (lose && !lost) ? wi[RrW-1:0] : sw_rr_d;
+              lost    = lost | lose;
+              used    = used | (lk & {P{can && !lose}});
+              sw_go[wi] = can && !lose;
+            end
+          end
+        end
+      end
       always @* begin
         move        = {NIn{1'b0}};
         route_d     = route_q;
@@ -553,45 +591,29 @@ module wc_router #(
         cur_m       = {NOut{1'b0}};
         vout_sent   = {NOut{1'b0}};
         out_vc_d    = out_vc_q;
-        sw_rr_d     = sw_rr_q;
-        used        = {P{1'b0}};
-        lk          = {P{1'b0}};
-        lost        = 1'b0;
         for (spass = 0; spass < 2; spass = spass + 1) begin
           for (mi = 0; mi < NIn; mi = mi + 1) begin
             if (busy[mi] && (sw_first[mi] == (spass == 0))) begin
               cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
               route_d[mi*NOut +: NOut] = cur_m;
-              for (so = 0; so < P; so = so + 1) begin
-                lk[so] = |cur_m[so*V +: V];
-              end
-              if ((cur_m & ~ready) == {NOut{1'b0}} && !hold[mi]) begin
-                // InjectBug 15: a link taken by two VCs in one cycle.
-                if ((lk & used) != {P{1'b0}} && InjectBug != 15) begin
-                  if (!lost) begin
-                    sw_rr_d = mi[RrW-1:0];
-                  end
-                  lost = 1'b1;
-                end else begin
-                  used       = used | lk;
-                  move[mi]   = 1'b1;
-                  vout_sent  = vout_sent | cur_m;
-                  if (hol_tail[mi]) begin
-                    route_d[mi*NOut +: NOut] = {NOut{1'b0}};
-                  end
-                  for (mo = 0; mo < NOut; mo = mo + 1) begin
-                    if (poss_out(mi, mo) && cur_m[mo]) begin
-                      if (mo < PV) begin
-                        out_valid_d[mo / V] = 1'b1;
-                        xbar_sel[(mo / V)*SelW +: SelW] = mi[SelW-1:0];
-                        // InjectBug 16: the link keeps the class of its last flit.
-                        if (InjectBug != 16) begin
-                          out_vc_d[(mo / V)*VcW +: VcW] = vc_of(mo);
-                        end
-                      end else begin
-                        out_valid_d[mo - PV + P] = 1'b1;
-                        xbar_sel[(mo - PV + P)*SelW +: SelW] = mi[SelW-1:0];
+              if (sw_go[mi]) begin
+                move[mi]   = 1'b1;
+                vout_sent  = vout_sent | cur_m;
+                if (hol_tail[mi]) begin
+                  route_d[mi*NOut +: NOut] = {NOut{1'b0}};
+                end
+                for (mo = 0; mo < NOut; mo = mo + 1) begin
+                  if (poss_out(mi, mo) && cur_m[mo]) begin
+                    if (mo < PV) begin
+                      out_valid_d[mo / V] = 1'b1;
+                      xbar_sel[(mo / V)*SelW +: SelW] = mi[SelW-1:0];
+                      // InjectBug 16: the link keeps the class of its last flit.
+                      if (InjectBug != 16) begin
+                        out_vc_d[(mo / V)*VcW +: VcW] = vc_of(mo);
                       end
+                    end else begin
+                      out_valid_d[mo - PV + P] = 1'b1;
+                      xbar_sel[(mo - PV + P)*SelW +: SelW] = mi[SelW-1:0];
                     end
                   end
                 end
