@@ -52,9 +52,11 @@
 // The result is all zero when the flit is not a head (flit[0] == 0). The ir bit selects,
 // for B, the path instead of the tree (docs/microarchitecture.md section 8).
 //
-// The whole computation is one process under "if the flit is a head": in hardware that
-// is the same AND with is_head as before, and a simulator skips it for body and tail
-// flits, which are most of what passes an input.
+// On the hypercube and the mesh the whole computation is one process under "if the flit
+// is a head": in hardware that is the same AND with is_head as before, and a simulator
+// skips it for body and tail flits, which are most of what passes an input. On rings
+// and tori it is continuous assignments of small functions on coordinates of
+// $clog2(Rows) / $clog2(Cols) bits, ANDed with is_head at the end (see gen_torus).
 //
 // Ports:
 //   node_id_i  this router's node index T (`WC_FLIT_ADDR_BITS = 12 bits; an input rather
@@ -105,6 +107,13 @@ module wc_route #(
   localparam integer E    = (AllPort != 0) ? PV : 1;
 
   localparam [4:0] PortP = PV[4:0];
+  // Rings and tori (section 12): coordinate width (the larger dimension's), the
+  // columns as a 12-bit constant and whether they are a power of two.
+  localparam integer RowW     = (Rows > 1) ? $clog2(Rows) : 1;
+  localparam integer ColW     = (Cols > 1) ? $clog2(Cols) : 1;
+  localparam integer TorW     = (RowW > ColW) ? RowW : ColW;
+  localparam [11:0]  ColsW12  = Cols[11:0];
+  localparam integer ColsPow2 = ((1 << ColW) == Cols) ? 1 : 0;
   // The orders in effect (InjectBug 1: the other route order; 12: the default tree).
   localparam integer RouteDesc = (InjectBug == 1) ? 1 - RouteOrder : RouteOrder;
   localparam integer TreeDesc  = (InjectBug == 12) ? ((Topology == 0) ? 1 : 0) : TreeOrder;
@@ -295,79 +304,58 @@ module wc_route #(
 
     end else begin : gen_torus
       // Rings (Topology 2: Rows = 1, ports E, W) and tori (Topology 3): section 12.
-      localparam [11:0]  ColsW = Cols[11:0];
-      localparam [12:0]  RowsN = Rows[12:0];
-      localparam [12:0]  ColsN = Cols[12:0];
+      // Continuous assignments on TorW-bit coordinates, without a divider: node
+      // indices become coordinates by slices (Cols a power of two) or by comparing with
+      // the first node of every row (torus_rc). Written as one process on 12-bit
+      // coordinates with / and %, the same function cost Yosys minutes per instance.
       localparam integer VcW   = (NumVcs > 1) ? $clog2(NumVcs) : 1;
       localparam integer BClassI = (NumVcs == 3) ? 2 : 0;
       localparam [VcW-1:0] BClass = BClassI[VcW-1:0];
-      wire [11:0] my_r = node_id_i / ColsW;
-      wire [11:0] my_c = node_id_i % ColsW;
-      wire [11:0] src  = flit_lo_i[`WC_FLIT_SOURCE_MSB:`WC_FLIT_SOURCE_LSB];
-      // Scratch of the process below.
-      reg [11:0] d_r, d_c;    // row and column of the address (destination or root)
-      reg [11:0] o_r, o_c;    // row and column of the origin (source or root)
-      reg        same_r, same_c, at_t;
-      reg [3:0]  go_x, go_y, r_hop, b_x, b_y, b_all, cls;
+      localparam [TorW:0]  RowsN = Rows[TorW:0];
+      localparam [TorW:0]  ColsN = Cols[TorW:0];
+      localparam integer   RowsLI = Rows - 1;
+      localparam integer   ColsLI = Cols - 1;
+      localparam [TorW-1:0] RowsL = RowsLI[TorW-1:0];  // the last row
+      localparam [TorW-1:0] ColsL = ColsLI[TorW-1:0];  // the last column
+      // The coordinates of this node, of the address (destination or root) and of the
+      // source field (bits [TorW-1:0]: column, [2*TorW-1:TorW]: row).
+      wire [2*TorW-1:0] my_rc  = torus_rc(node_id_i);
+      wire [2*TorW-1:0] d_rc   = torus_rc(addr);
+      wire [2*TorW-1:0] src_rc = torus_rc(flit_lo_i[`WC_FLIT_SOURCE_MSB:`WC_FLIT_SOURCE_LSB]);
+      wire [TorW-1:0] my_r = my_rc[2*TorW-1:TorW];
+      wire [TorW-1:0] my_c = my_rc[TorW-1:0];
+      wire [TorW-1:0] d_r  = d_rc[2*TorW-1:TorW];
+      wire [TorW-1:0] d_c  = d_rc[TorW-1:0];
+      // The origin in each dimension (the dateline class): R its source, B its root.
+      wire [TorW-1:0] o_r  = hdr_b ? d_r : src_rc[2*TorW-1:TorW];
+      wire [TorW-1:0] o_c  = hdr_b ? d_c : src_rc[TorW-1:0];
+      wire       same_r = (d_r == my_r);
+      wire       same_c = (d_c == my_c);
+      wire       at_t   = same_r & same_c;
+      wire [3:0] go_x   = torus_pos(my_c, d_c, ColsN) ? 4'b0001 : 4'b0010;  // E : W
+      wire [3:0] go_y   = torus_pos(my_r, d_r, RowsN) ? 4'b1000 : 4'b0100;  // S : N
+      wire [3:0] r_hop  = (RouteOrder != 0) ?
+                          (!same_r ? go_y : !same_c ? go_x : 4'b0000) :   // YX
+                          (!same_c ? go_x : !same_r ? go_y : 4'b0000);    // XY
+      // B: the children along each dimension around the root's coordinate.
+      wire [3:0] b_x    = {2'b00, torus_child(my_c, d_c, ColsN, ColsL, 1'b0),
+                           torus_child(my_c, d_c, ColsN, ColsL, 1'b1)};
+      wire [3:0] b_y    = (Topology == 2) ? 4'b0000 :
+                          {torus_child(my_r, d_r, RowsN, RowsL, 1'b1),
+                           torus_child(my_r, d_r, RowsN, RowsL, 1'b0), 2'b00};
+      wire [3:0] b_all  = (TreeOrder != 0) ?
+                          (b_x | (same_c ? b_y : 4'b0000)) :  // the root's column, then the rows
+                          (b_y | (same_r ? b_x : 4'b0000));   // the root's row, then the columns
+      // The dateline class of a hop on each port (section 12); fault 14: always class 0.
+      wire [3:0] cls    = (InjectBug == 14) ? 4'b0000 :
+                          {torus_next(my_r, RowsL) < o_r,   // S
+                           torus_prev(my_r, RowsL) > o_r,   // N
+                           torus_prev(my_c, ColsL) > o_c,   // W
+                           torus_next(my_c, ColsL) < o_c};  // E
 
       always @* begin
-        links  = {P{1'b0}};
-        ej     = 1'b0;
-        d_r    = 12'd0;
-        d_c    = 12'd0;
-        o_r    = 12'd0;
-        o_c    = 12'd0;
-        same_r = 1'b0;
-        same_c = 1'b0;
-        at_t   = 1'b0;
-        go_x   = 4'b0000;
-        go_y   = 4'b0000;
-        r_hop  = 4'b0000;
-        b_x    = 4'b0000;
-        b_y    = 4'b0000;
-        b_all  = 4'b0000;
-        cls    = 4'b0000;
-        if (is_head) begin
-          d_r    = addr / ColsW;
-          d_c    = addr % ColsW;
-          o_r    = hdr_b ? d_r : src / ColsW;
-          o_c    = hdr_b ? d_c : src % ColsW;
-          same_r = (d_r == my_r);
-          same_c = (d_c == my_c);
-          at_t   = same_r & same_c;
-          go_x   = pos_way(my_c, d_c, ColsN) ? 4'b0001 : 4'b0010;  // E : W
-          go_y   = pos_way(my_r, d_r, RowsN) ? 4'b1000 : 4'b0100;  // S : N
-          if (RouteOrder != 0) begin
-            r_hop = !same_r ? go_y : !same_c ? go_x : 4'b0000;  // YX
-          end else begin
-            r_hop = !same_c ? go_x : !same_r ? go_y : 4'b0000;  // XY
-          end
-          // B: the children along each dimension around the root's coordinate.
-          b_x = {2'b00, child(my_c, d_c, ColsN, 1'b0), child(my_c, d_c, ColsN, 1'b1)};
-          b_y = (Topology == 2) ? 4'b0000 :
-                {child(my_r, d_r, RowsN, 1'b1), child(my_r, d_r, RowsN, 1'b0), 2'b00};
-          if (TreeOrder != 0) begin
-            b_all = b_x | (same_c ? b_y : 4'b0000);  // the root's column, then the rows
-          end else begin
-            b_all = b_y | (same_r ? b_x : 4'b0000);  // the root's row, then the columns
-          end
-          // The dateline class of a hop on each port (section 12).
-          cls[0] = ((my_c == ColsW - 12'd1) ? 12'd0 : my_c + 12'd1) < o_c;        // E
-          cls[1] = ((my_c == 12'd0) ? ColsW - 12'd1 : my_c - 12'd1) > o_c;        // W
-          cls[2] = ((my_r == 12'd0) ? RowsN[11:0] - 12'd1 : my_r - 12'd1) > o_r;  // N
-          cls[3] = ((my_r == RowsN[11:0] - 12'd1) ? 12'd0 : my_r + 12'd1) < o_r;  // S
-          if (InjectBug == 14) begin
-            // Fault: no dateline, every hop stays in class 0.
-            cls = 4'b0000;
-          end
-          if (hdr_b) begin
-            links = b_all[P-1:0];
-            ej    = ~at_t;
-          end else begin
-            links = r_hop[P-1:0];
-            ej    = at_t | hdr_ir;
-          end
-        end
+        links = is_head ? (hdr_b ? b_all[P-1:0] : r_hop[P-1:0]) : {P{1'b0}};
+        ej    = is_head & (hdr_b ? ~at_t : (at_t | hdr_ir));
       end
 
       if (P < 4) begin : gen_ring_unused
@@ -387,34 +375,71 @@ module wc_route #(
     end
   endgenerate
 
-  // The way from coordinate a to b in a ring of n: 1 = positive (E, S), ties included.
-  function automatic pos_way;
-    input [11:0] a;
-    input [11:0] b;
-    input [12:0] n;
-    reg   [12:0] f;
+  // Rings and tori: the coordinates of node index n (< Rows * Cols) as {row, column},
+  // TorW bits each. Cols a power of two: slices; otherwise the last row whose first
+  // node is at most n (a ring has one row: the column is n).
+  function automatic [2*TorW-1:0] torus_rc;
+    input [11:0] n;
+    reg   [11:0] r, c, first;
+    integer      q;
     begin
-      f       = (b >= a) ? {1'b0, b - a} : {1'b0, b} + n - {1'b0, a};
-      pos_way = ({f, 1'b0} <= {1'b0, n});
+      r = 12'd0;
+      c = n;
+      for (q = 1; q < Rows; q = q + 1) begin
+        first = q[11:0] * ColsW12;
+        r = (n >= first) ? q[11:0] : r;
+        c = (n >= first) ? n - first : c;
+      end
+      r = (ColsPow2 != 0 && Rows > 1) ? n >> ColW : r;
+      c = (ColsPow2 != 0 && Rows > 1) ? n & (ColsW12 - 12'd1) : c;
+      torus_rc = {r[TorW-1:0], c[TorW-1:0]};
+    end
+  endfunction
+
+  // The way from coordinate a to b in a ring of n: 1 = positive (E, S), ties included:
+  // f = (b - a) mod n, positive iff 2f <= n.
+  function automatic torus_pos;
+    input [TorW-1:0] a;
+    input [TorW-1:0] b;
+    input [TorW:0]   n;
+    reg   [TorW:0]   f;
+    begin
+      f         = (b >= a) ? {1'b0, b - a} : {1'b0, b} + n - {1'b0, a};
+      torus_pos = ({f, 1'b0} <= {1'b0, n});
+    end
+  endfunction
+
+  // The neighbours of coordinate a in a ring whose last coordinate is last (n - 1),
+  // the positive and the negative way.
+  function automatic [TorW-1:0] torus_next;
+    input [TorW-1:0] a;
+    input [TorW-1:0] last;
+    begin
+      torus_next = (a == last) ? {TorW{1'b0}} : a + 1'b1;
+    end
+  endfunction
+
+  function automatic [TorW-1:0] torus_prev;
+    input [TorW-1:0] a;
+    input [TorW-1:0] last;
+    begin
+      torus_prev = (a == {TorW{1'b0}}) ? last : a - 1'b1;
     end
   endfunction
 
   // Does the node at coordinate a forward the tree of root coordinate s the way dir
   // (1 positive) in a ring of n: its neighbour b that way is not s, and the way from s
   // to b is dir.
-  function automatic child;
-    input [11:0] a;
-    input [11:0] s;
-    input [12:0] n;
-    input        dir;
-    reg   [11:0] b;
+  function automatic torus_child;
+    input [TorW-1:0] a;
+    input [TorW-1:0] s;
+    input [TorW:0]   n;
+    input [TorW-1:0] last;  // n - 1
+    input            dir;
+    reg   [TorW-1:0] b;
     begin
-      if (dir) begin
-        b = ({1'b0, a} + 13'd1 == n) ? 12'd0 : a + 12'd1;
-      end else begin
-        b = (a == 12'd0) ? n[11:0] - 12'd1 : a - 12'd1;
-      end
-      child = (b != s) && (pos_way(s, b, n) == dir);
+      b           = dir ? torus_next(a, last) : torus_prev(a, last);
+      torus_child = (b != s) && (torus_pos(s, b, n) == dir);
     end
   endfunction
 
