@@ -25,6 +25,12 @@
  * exactly t_s + 1 + mu/2 and its next send is made when its block arrives, so
  *     T = ceil((N-1)/2) (t_s + 1 + mu/2),  exact (derived);
  * Lecture 11, Lemma 13: r (t_s + (mu/2) t_m) with r ~ z1 z2 / 2 rounds.
+ *
+ * Only n x n: Lemma 13 is stated for any K(z1, z2) without a construction, and these
+ * sweeps are complements only when there are as many rows as columns (H1 takes one
+ * vertical link per row, H2 one horizontal link per column).  n = 2: the tie rule
+ * routes both neighbours' messages over the positive links, two per node, not four.
+ * mu even: the halves are skeleton blocks, all of one size.  docs/algorithms.md#aabham2.
  */
 #include <stdio.h>
 

@@ -24,9 +24,19 @@
  * even rounds, z/2 rounds.  After round r the pair (a, a+1) holds positions
  * a-r+1 .. a+r, so in round r >= 2 a left member a sends a-r+1, a-r+2 and a right one
  * b sends b+r-2, b+r-1 (round 1: its own): 1 + 2(z/2 - 1) = z - 1 blocks in all,
- *     z even: z/2 rounds, (z/2) t_s + (z - 1) mu t_m   (Lemma 7, optimal);
- * a dimension of odd size is gossiped as a line (Lemma 6: z rounds, (2z - 2) mu);
- * Lemma 7's odd schedule ((z+3)/2 rounds, (3z-1)/2 mu) is not implemented.  On a ring
+ *     z even: z/2 rounds, (z/2) t_s + (z - 1) mu t_m   (Lemma 7, optimal).
+ * Odd z (Lemma 7: (z+3)/2 rounds, ((z+3)/2) t_s + ((3z-1)/2) mu t_m, "one node is
+ * always out of the game"; the source gives the formula and a figure for z = 5, not
+ * the schedule): every round pairs the ring's nodes but one, the idle node i, and
+ * the pairs are then forced, (i+1, i+2), (i+3, i+4), ..., (i-2, i-1).  The idle node is
+ * 0, 1, 2, ..., (z-1)/2 in rounds 1 .. (z+1)/2 and 0 again in the last round (derived
+ * here; found by an exhaustive search over the idle nodes for z = 5, 7, 9, which
+ * reaches Lemma 7's round and block counts, and checked for every odd z up to 39).
+ * Consecutive idle nodes make the two alternating matchings of the even case, so a
+ * node holds an arc of the ring, and a message is its arc less its partner's (NODUP):
+ * the largest message of the rounds carries 1, 2, 3, ..., 3, 1 positions,
+ * 1 + 2 + 3 (z-3)/2 + 1 = (3z-1)/2 in all (z = 3: 1, 2, 1).  Each node computes every
+ * node's arc round by round (O(z^2) per node, as the line's intervals).  On a ring
  * (1 x N) both orders are the one dimension.
  *
  * The rounds are the source's synchronous steps: a round's sends are made when every
@@ -43,7 +53,7 @@
 
 /*
  * A dimension of the network: z positions, each standing for `group` blocks, gossiped
- * as a ring (Lemma 7) or as a line (Lemma 6).
+ * as a ring (Lemma 7, z even or odd) or as a line (Lemma 6).
  */
 struct line_phase {
 	int z, group;
@@ -55,14 +65,14 @@ enum { ROWS_FIRST = 0, COLUMNS_FIRST = 1, RING_ROUNDS = 2 };
 
 /*
  * The rounds of Lemma 6 and the blocks moved per message: z even z-1, z odd z (z >= 3);
- * Lemma 7 on an even ring: z/2 rounds, z - 1 blocks.
+ * Lemma 7 on a ring: z even z/2 rounds, z - 1 blocks; z odd (z+3)/2 rounds, (3z-1)/2.
  */
 static int line_rounds(const struct line_phase *ph)
 {
 	int z = ph->z;
 
 	if (ph->ring)
-		return z / 2;
+		return z % 2 ? (z + 3) / 2 : z / 2;
 	return z <= 1 ? 0 : (z % 2 ? z : z - 1);
 }
 
@@ -71,7 +81,7 @@ static int line_spans(const struct line_phase *ph)
 	int z = ph->z;
 
 	if (ph->ring)
-		return z - 1;
+		return z % 2 ? (3 * z - 1) / 2 : z - 1;
 	return z <= 1 ? 0 : (z % 2 ? 2 * z - 2 : 2 * z - 3);
 }
 
@@ -82,8 +92,9 @@ static void phases(const struct algo_params *p, bool xy, struct line_phase ph[2]
 	int first = xy ? t->cols : t->rows, second = xy ? t->rows : t->cols;
 	bool ring = (p->variant & RING_ROUNDS) && topology_wraps(t);
 
-	ph[0] = (struct line_phase){ first, 1, ring && first % 2 == 0 };
-	ph[1] = (struct line_phase){ second, first, ring && second % 2 == 0 };
+	/* (A ring's other dimension has z = 1: nothing to do, as on a line.) */
+	ph[0] = (struct line_phase){ first, 1, ring && first >= 2 };
+	ph[1] = (struct line_phase){ second, first, ring && second >= 2 };
 }
 
 /* Node at position `pos` of node v's line in the given phase. */
@@ -132,6 +143,75 @@ static int ring_phase(struct plan *pl, const struct topology *t, bool xy, int f,
 	return 0;
 }
 
+/* An arc of a ring of z positions: `len` positions from `lo` on. */
+struct arc {
+	int lo, len;
+};
+
+static bool arc_has(struct arc a, int x, int z)
+{
+	return ((x - a.lo) % z + z) % z < a.len;
+}
+
+/* The union of two arcs that overlap or touch (those of two neighbours). */
+static struct arc arc_union(struct arc a, struct arc b, int z)
+{
+	int d = ((b.lo - a.lo) % z + z) % z, e = ((a.lo - b.lo) % z + z) % z;
+	int n;
+
+	if (d <= a.len) {
+		n = d + b.len > a.len ? d + b.len : a.len;
+		return (struct arc){ a.lo, n < z ? n : z };
+	}
+	n = e + a.len > b.len ? e + a.len : b.len;
+	return (struct arc){ b.lo, n < z ? n : z };
+}
+
+/*
+ * Lemma 7's rounds on an odd ring of z positions (phase f; the header comment), from
+ * position me of node's ring; round numbers continue from *round.
+ */
+static int odd_ring_phase(struct plan *pl, const struct topology *t, bool xy, int f,
+			  bool along_row, int node, int me, int z, int *round)
+{
+	struct arc *arc = malloc(sizeof(*arc) * (size_t)z);
+	int rc = 0;
+
+	if (!arc)
+		return plan_out_of_memory(pl);
+	for (int k = 0; k < z; k++)
+		arc[k] = (struct arc){ k, 1 };
+	for (int r = 1; r <= (z + 3) / 2 && !rc; r++, (*round)++) {
+		int idle = r <= (z + 1) / 2 ? r - 1 : 0, off = ((me - idle - 1) % z + z) % z;
+
+		if (me != idle) {
+			int q = ((off % 2 ? me - 1 : me + 1) % z + z) % z, sent = 0;
+			struct xfer_spec x = { .dest = node_at(t, along_row, node, q), .group = *round,
+					       .round = *round };
+
+			/* My arc less my partner's, if anything. */
+			for (int k = 0; k < arc[me].len && !rc; k++) {
+				int pos = (arc[me].lo + k) % z;
+
+				if (arc_has(arc[q], pos, z))
+					continue;
+				if (!sent++)
+					rc = plan_xfer(pl, &x);
+				if (!rc)
+					rc = plan_position(pl, t, xy, f, node_at(t, along_row, node, pos));
+			}
+		}
+		/* Every pair of the round exchanges: the arcs merge. */
+		for (int k = 0; k + 1 < z; k += 2) {
+			int a = (idle + 1 + k) % z, b = (idle + 2 + k) % z;
+
+			arc[a] = arc[b] = arc_union(arc[a], arc[b], z);
+		}
+	}
+	free(arc);
+	return rc;
+}
+
 static int mesh_plan(const struct algo_params *p, int node, const struct receipt *r,
 		     struct plan *pl)
 {
@@ -149,7 +229,8 @@ static int mesh_plan(const struct algo_params *p, int node, const struct receipt
 		int me = along_row ? mesh_col(t, node) : mesh_row(t, node);
 
 		if (ph[f].ring) {
-			rc = ring_phase(pl, t, xy, f, along_row, node, me, z, &round);
+			rc = z % 2 ? odd_ring_phase(pl, t, xy, f, along_row, node, me, z, &round)
+				   : ring_phase(pl, t, xy, f, along_row, node, me, z, &round);
 			continue;
 		}
 		lo = malloc(sizeof(int) * (size_t)z * 2);
@@ -217,9 +298,9 @@ static void mesh_predict(const struct algo_params *p, const struct schedule_resu
 		predict_set(o, T, true, DERIVED("aabtorus"),
 			    "Lemma 8 with t_s + 1 per round: %s; %s; sum (rounds (t_s + 1) + blocks mu) = %.0f",
 			    terms[0], terms[1], T);
-		predict_published(o, pub, "Lecture 11, Lemmas 7 and 8 (Lemma 6 on odd sides)",
+		predict_published(o, pub, "Lecture 11, Lemmas 7 and 8",
 				  "t(K(z1), mu) + t(K(z2), z1 mu), t(K(z), mu) = (z/2) t_s + (z-1) mu (z even), "
-				  "a line's z t_s + (2z-2) mu (z odd) = %.0f", pub);
+				  "((z+3)/2) t_s + ((3z-1)/2) mu (z odd) = %.0f", pub);
 		return;
 	}
 	predict_set(o, T, true, DERIVED("aabmesh"),
@@ -266,7 +347,7 @@ const struct algorithm algo_aabtorusxy = {
 	.description = "all-to-all broadcast, one-port torus or ring: ring gossip along the rows, then the columns",
 	.kind = COLL_AAB,
 	.topologies = ALGO_RING | ALGO_TORUS,
-	.networks = "ring:N, torus:RxC (odd sides gossiped as lines)",
+	.networks = "ring:N, torus:RxC",
 	.all_port = false,
 	.variant = ROWS_FIRST | RING_ROUNDS,
 	.plan = mesh_plan,
@@ -280,7 +361,7 @@ const struct algorithm algo_aabtorusyx = {
 	.description = "all-to-all broadcast, one-port torus or ring: ring gossip along the columns, then the rows",
 	.kind = COLL_AAB,
 	.topologies = ALGO_RING | ALGO_TORUS,
-	.networks = "ring:N, torus:RxC (odd sides gossiped as lines)",
+	.networks = "ring:N, torus:RxC",
 	.all_port = false,
 	.variant = COLUMNS_FIRST | RING_ROUNDS,
 	.plan = mesh_plan,

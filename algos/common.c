@@ -16,17 +16,36 @@ int algo_need_mesh(const struct algo_params *p, const char *name, char *err, siz
 	return 0;
 }
 
-int algo_need_pow2_mesh(const struct algo_params *p, const char *name, char *err, size_t len)
+static int need_pow2_sides(const struct topology *t, const char *name, char *err, size_t len)
 {
-	const struct topology *t = &p->cfg->topo;
-
-	if (algo_need_mesh(p, name, err, len))
-		return -1;
 	if (!algo_is_pow2(t->rows) || !algo_is_pow2(t->cols)) {
 		snprintf(err, len, "%s needs r and c powers of two, not %dx%d", name, t->rows, t->cols);
 		return -1;
 	}
 	return 0;
+}
+
+int algo_need_pow2_mesh(const struct algo_params *p, const char *name, char *err, size_t len)
+{
+	if (algo_need_mesh(p, name, err, len))
+		return -1;
+	return need_pow2_sides(&p->cfg->topo, name, err, len);
+}
+
+int algo_need_grid(const struct algo_params *p, const char *name, char *err, size_t len)
+{
+	if (p->cfg->topo.kind != TOPO_MESH && p->cfg->topo.kind != TOPO_TORUS) {
+		snprintf(err, len, "%s runs on meshes and tori only", name);
+		return -1;
+	}
+	return 0;
+}
+
+int algo_need_pow2_grid(const struct algo_params *p, const char *name, char *err, size_t len)
+{
+	if (algo_need_grid(p, name, err, len))
+		return -1;
+	return need_pow2_sides(&p->cfg->topo, name, err, len);
 }
 
 int plan_root_broadcast(const struct algo_params *p, int node, const struct receipt *r,

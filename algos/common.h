@@ -26,6 +26,9 @@ static inline int algo_mu(const struct algo_params *p) { return p->flits - 1; }
 /* Common supports() checks; 0 or -1 with one line in err. */
 int algo_need_mesh(const struct algo_params *p, const char *name, char *err, size_t len);
 int algo_need_pow2_mesh(const struct algo_params *p, const char *name, char *err, size_t len);
+/* A mesh or a torus (an r x c grid, node row * c + col); the same with r, c powers of two. */
+int algo_need_grid(const struct algo_params *p, const char *name, char *err, size_t len);
+int algo_need_pow2_grid(const struct algo_params *p, const char *name, char *err, size_t len);
 /*
  * Plans whose routes or whose conflict-freedom rest on ascending routes (e-cube, XY):
  * anything else is refused with "<why>: use --route-order ascending".

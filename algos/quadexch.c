@@ -30,6 +30,16 @@
  * (3 N sqrt(N)/8) mu t_m + 2 N t_d, and with homothety exactly N t_d for the hops, summed by
  * formula (2) over M(sqrt(N)/2^l) with 4^l mu.  The homothety's sum is the exact value; the
  * mirror's upper estimate of the hops is (8/3)(N - 1) against the exact sum.
+ *
+ * On a torus K(2^k, 2^k) the same plan runs with minimal routes.  Only phase 0 (S = n)
+ * can route differently from the mesh: a mirror image d = n-1-2x places away is reached
+ * the shorter way, min(d, n - d) hops, often through the wraparound (d is odd, n even:
+ * never a tie); the homothety's partners are n/2 away, the tie, taken the positive way,
+ * so the pair's two messages go round the line's two halves in the same direction, still
+ * s hops each.  A quadruple keeps its own rows and columns and its members' messages
+ * of one step go opposite ways, so the sub-phases stay conflict-free (the tests check
+ * zero conflict cycles) and H(0, i) of the mirror is the sub-phase's largest
+ * 2 (h + v) with the torus distances; the homothety's time is the mesh's.
  */
 #include <stdio.h>
 
@@ -124,28 +134,55 @@ static int qx_supports(const struct algo_params *p, char *err, size_t len)
 {
 	const struct topology *t = &p->cfg->topo;
 
-	if (algo_need_pow2_mesh(p, "QUADEXCH", err, len))
+	if (algo_need_pow2_grid(p, "QUADEXCH", err, len))
 		return -1;
 	if (t->rows != t->cols || t->rows < 2) {
-		snprintf(err, len, "QUADEXCH runs on square meshes M(2^k, 2^k), k >= 1, not %dx%d",
+		snprintf(err, len, "QUADEXCH runs on square meshes and tori of side 2^k, k >= 1, not %dx%d",
 			 t->rows, t->cols);
 		return -1;
 	}
 	return 0;
 }
 
+/*
+ * Hops between a node and its mirror image d places along a line of n (the region's
+ * S - 1 - 2x): on a torus the shorter way round, which in phase 0 (S = n) is often the
+ * wraparound (d = n - 1 is one hop); d is odd and n even, so never a tie.
+ */
+static int qx_hops(const struct topology *t, int d)
+{
+	return topology_wraps(t) && t->rows - d < d ? t->rows - d : d;
+}
+
+/* H(l, i) of a mirror sub-phase on a torus: its longest micro-AAS's 2 (h + v). */
+static long long qx_torus_hops(const struct topology *t, struct qx_level q, int i)
+{
+	long long H = 0;
+
+	for (int tr = 0; tr < q.s; tr++) {
+		int tc = (tr + i) % q.s;
+		long long h = 2ll * (qx_hops(t, q.S - 1 - 2 * tc) + qx_hops(t, q.S - 1 - 2 * tr));
+
+		H = h > H ? h : H;
+	}
+	return H;
+}
+
 /* The exact sum over phases and sub-phases. */
 static long long qx_cycles(const struct algo_params *p, bool mirror)
 {
-	int k = algo_log2((unsigned)p->cfg->topo.rows), ts = p->cfg->startup, mu = algo_mu(p);
-	long long N = p->cfg->topo.nodes, T = 0;
+	const struct topology *t = &p->cfg->topo;
+	int k = algo_log2((unsigned)t->rows), ts = p->cfg->startup, mu = algo_mu(p);
+	long long N = t->nodes, T = 0;
 
 	for (int l = 0; l < k; l++) {
 		struct qx_level q = qx_level(p, l, mirror);
 
 		for (int i = 0; i < q.s; i++) {
 			int m = i < q.s - i ? i : q.s - i;
-			long long H = mirror ? 4ll * (q.S - 1) - 4ll * m : 2ll * q.S;
+			long long H = !mirror ? 2ll * q.S
+				      : topology_wraps(t) ? qx_torus_hops(t, q, i)
+				      : 4ll * (q.S - 1) - 4ll * m;
 
 			T += 3ll * ts + 3 * (N / 4) * mu + H;
 		}
@@ -171,9 +208,14 @@ static void qx_predict(const struct algo_params *p, const struct schedule_result
 		       struct prediction *o)
 {
 	(void)s;
-	predict_set(o, (double)qx_cycles(p, true), true, DERIVED("quadexch"),
-		    "sum over phases and sub-phases i of 3 t_s + 3 (N/4) mu + 4 (S-1) - 4 min(i, s-i) = %lld",
-		    qx_cycles(p, true));
+	if (topology_wraps(&p->cfg->topo))
+		predict_set(o, (double)qx_cycles(p, true), true, DERIVED("quadexch"),
+			    "sum over phases and sub-phases i of 3 t_s + 3 (N/4) mu + max 2 (h + v), "
+			    "h and v the torus distances to the mirror images = %lld", qx_cycles(p, true));
+	else
+		predict_set(o, (double)qx_cycles(p, true), true, DERIVED("quadexch"),
+			    "sum over phases and sub-phases i of 3 t_s + 3 (N/4) mu + 4 (S-1) - 4 min(i, s-i) = %lld",
+			    qx_cycles(p, true));
 	predict_published(o, qx_formula2(p, true),
 			  "Lecture 11, QUADEXCH formula (2) with its phase-1 upper estimate",
 			  "sum over levels of (3 sqrt(N)/2) t_s + (3 N sqrt(N)/8) mu t_m + 2N t_d, "
@@ -192,12 +234,12 @@ static void qxh_predict(const struct algo_params *p, const struct schedule_resul
 
 const struct algorithm algo_quadexch = {
 	.name = "quadexch",
-	.networks = "square mesh, side a power of two",
+	.networks = "square mesh or torus, side a power of two",
 	.source = "Lecture 11, QUADEXCH",
 	.formula_source = "derived; Lecture 11 formula (2) with its phase-1 upper estimate beside it",
 	.description = "all-to-all personalized on M(2^k, 2^k): recursive quadrants, 3-step micro-AAS among mirror images",
 	.kind = COLL_AAS,
-	.topologies = ALGO_MESH,
+	.topologies = ALGO_MESH | ALGO_TORUS,
 	.all_port = true,
 	.supports = qx_supports,
 	.plan = qx_plan,
@@ -206,12 +248,12 @@ const struct algorithm algo_quadexch = {
 
 const struct algorithm algo_quadexchh = {
 	.name = "quadexchh",
-	.networks = "square mesh, side a power of two",
+	.networks = "square mesh or torus, side a power of two",
 	.source = "Lecture 11, QUADEXCH with homothety",
 	.formula_source = "Lecture 11 formula (2) with the homothety's phase 1",
 	.description = "QUADEXCH with the partners translated by half a region instead of mirrored",
 	.kind = COLL_AAS,
-	.topologies = ALGO_MESH,
+	.topologies = ALGO_MESH | ALGO_TORUS,
 	.all_port = true,
 	.supports = qx_supports,
 	.variant = QX_HOMOTHETY,

@@ -32,6 +32,14 @@
  *     rowcol:  T = T_line(c, r) + T_line(r, c)   (every column starts its phase together).
  * Grama et al. 4.5: ring (t_s + t_w m p/2)(p - 1), mesh (2 t_s + t_w m p)(sqrt(p) - 1),
  * which count no hops.
+ *
+ * On a torus every row and column is a ring and the closing edge n-1 -> 0 is its
+ * wraparound link, one hop the positive way like every other step (minimal routing;
+ * n = 2 is the tie, taken the positive way too), on a link no other message uses: the
+ * phases are Lecture 11's one-way ring K(n) on every line (its tori by Cartesian
+ * decomposition), every node steps in lockstep and
+ *     T = T_ring(c, r) + T_ring(r, c),  T_ring(n, B) = (n-1)(t_s + 1) + B mu n(n-1)/2,
+ * exact (derived); Lecture 11: sum over the dimensions of (t_s + mu t_m (p/n) n/2)(n - 1).
  */
 #include <stdio.h>
 
@@ -101,10 +109,13 @@ static int rc_plan(const struct algo_params *p, int node, const struct receipt *
 	return ring_phase(&col, pl, node, mesh_row(t, node), t->cols - 1);
 }
 
-/* T_line(n, B) of the header comment. */
-static long long line_cycles(int n, long long B, int ts, int mu)
+/*
+ * T_line(n, B) of the header comment; on a torus (wraps) the closing edge is the
+ * wraparound link, one hop like the others: T_ring(n, B), without the n - 2.
+ */
+static long long line_cycles(int n, long long B, int ts, int mu, bool wraps)
 {
-	return n < 2 ? 0 : (n - 1ll) * (ts + 1) + B * mu * n * (n - 1ll) / 2 + (n - 2);
+	return n < 2 ? 0 : (n - 1ll) * (ts + 1) + B * mu * n * (n - 1ll) / 2 + (wraps ? 0 : n - 2);
 }
 
 static void rc_predict(const struct algo_params *p, const struct schedule_result *s,
@@ -112,10 +123,20 @@ static void rc_predict(const struct algo_params *p, const struct schedule_result
 {
 	const struct topology *t = &p->cfg->topo;
 	int r = t->rows, c = t->cols, ts = p->cfg->startup, mu = algo_mu(p);
-	long long P = t->nodes, T = line_cycles(c, r, ts, mu) + line_cycles(r, c, ts, mu);
+	bool wraps = topology_wraps(t);
+	long long P = t->nodes, T = line_cycles(c, r, ts, mu, wraps) + line_cycles(r, c, ts, mu, wraps);
 	double grama = (ts + (double)mu * P / 2) * (r + c - 2);
 
 	(void)s;
+	if (wraps) {
+		predict_set(o, (double)T, true, DERIVED("rowcol"),
+			    "T_ring(c, r) + T_ring(r, c), T_ring(n, B) = (n-1)(t_s + 1) + B mu n(n-1)/2 "
+			    "(the closing edge is the wraparound link) = %lld", T);
+		predict_published(o, grama, "Lecture 11, tori by Cartesian decomposition, K(z) one way",
+				  "(t_s + mu t_m (p/c) c/2)(c - 1) + (t_s + mu t_m (p/r) r/2)(r - 1) = %.0f",
+				  grama);
+		return;
+	}
 	predict_set(o, (double)T, true, DERIVED("rowcol"),
 		    "T_line(c, r) + T_line(r, c), T_line(n, B) = (n-1)(t_s + 1) + B mu n(n-1)/2 + (n-2) "
 		    "= %lld", T);
@@ -132,7 +153,7 @@ static void l1_predict(const struct algo_params *p, const struct schedule_result
 		       struct prediction *o)
 {
 	int n = p->cfg->topo.nodes, ts = p->cfg->startup, mu = algo_mu(p);
-	long long T = line_cycles(n, 1, ts, mu);
+	long long T = line_cycles(n, 1, ts, mu, false);
 	double ring = (ts + (double)mu * n / 2) * (n - 1);
 
 	(void)s;
@@ -149,12 +170,12 @@ static int l1_supports(const struct algo_params *p, char *err, size_t len)
 
 const struct algorithm algo_rowcol = {
 	.name = "rowcol",
-	.networks = "any mesh",
-	.source = "Grama et al. 4.5, mesh",
-	.formula_source = "Grama et al. 4.5 (2 t_s + t_w m p)(sqrt(p) - 1); exact: derived",
-	.description = "all-to-all personalized on a mesh: the one-way ring exchange in every row (blocks grouped by destination column), then in every column",
+	.networks = "any mesh or torus",
+	.source = "Grama et al. 4.5, mesh; Lecture 11, tori by Cartesian decomposition",
+	.formula_source = "Grama et al. 4.5 (2 t_s + t_w m p)(sqrt(p) - 1), on tori Lecture 11's one-way ring per dimension; exact: derived",
+	.description = "all-to-all personalized on a mesh or torus: the one-way ring exchange in every row (blocks grouped by destination column), then in every column",
 	.kind = COLL_AAS,
-	.topologies = ALGO_MESH,
+	.topologies = ALGO_MESH | ALGO_TORUS,
 	.all_port = true,
 	.plan = rc_plan,
 	.predict = rc_predict,

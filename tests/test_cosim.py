@@ -495,10 +495,12 @@ def rings():
                   % (topo, " ".join(extra), flits, root, j.get("cycles"), 3 + D + flits - 1,
                      j.get("signals_compared"), j.get("mismatches", r.stderr.strip()[:200])))
     # The source algorithms on rings and tori (docs/algorithms.md): exact, zero mismatches,
-    # one-port (ringaas1, aabtorus*) and all-port (ringaas2, aabham2) builds.
+    # one-port (ringaas1, aabtorus*; Lemma 7's odd schedule on ring:7) and all-port
+    # (ringaas2, aabham2) builds.  (scripts/every-algorithm.py, ctest every_algorithm,
+    # runs every algorithm that applies on torus:4x4 and ring:8.)
     for algo, topo, flits in (("ringaas1", "ring:8", 3), ("ringaas2", "ring:8", 5),
                               ("aabtorusxy", "ring:8", 5), ("aabtorusyx", "torus:4x4", 3),
-                              ("aabham2", "torus:4x4", 5)):
+                              ("aabham2", "torus:4x4", 5), ("aabtorusxy", "ring:7", 4)):
         r, j = wormcast("run", "--topology", topo, "--algorithm", algo, "--flits", str(flits),
                         "--startup", "3", "--engine", "cosim", "--json")
         ok = (r.returncode == 0 and j.get("mismatches") == 0 and j.get("data_ok")

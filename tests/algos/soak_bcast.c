@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * soak_bcast.c - concurrent B broadcasts under the head barrier of aabbcast, on random
- * networks, random sets and orders of roots, random lengths, start-ups, buffer
- * depths, replication costs and sink stalls: never a deadlock, every delivery checked
- * by the checker.  The rounds are made here, independently of algos/aab_bcast.c: the
+ * networks (hypercubes, meshes, rings and tori with V = 2 or 3), random sets and
+ * orders of roots, random lengths, start-ups, buffer depths, replication costs and
+ * sink stalls: never a deadlock, every delivery checked by the checker.  The rounds are made here, independently of algos/aab_bcast.c: the
  * roots in a random order, each round taking the next roots as long as their trees
  * share no directed link with the round's (docs/algorithms.md#aabbcast proves that
  * any such rounds are deadlock-free).  For comparison each run is repeated with every
@@ -138,11 +138,15 @@ int main(int argc, char **argv)
 
 		rng_state = seed * 1000003u + (uint64_t)run;
 		sim_config_defaults(&cfg);
-		if (pick(0, 1))
-			snprintf(name, sizeof(name), "hypercube:%d", pick(1, 7));
-		else
-			snprintf(name, sizeof(name), "mesh:%dx%d", pick(1, 8), pick(1, 8));
-		if (topology_parse(name, &cfg.topo, err, sizeof(err)) || cfg.topo.nodes < 2) {
+		switch (pick(0, 3)) {
+		case 0: snprintf(name, sizeof(name), "hypercube:%d", pick(1, 7)); break;
+		case 1: snprintf(name, sizeof(name), "mesh:%dx%d", pick(1, 8), pick(1, 8)); break;
+		case 2: snprintf(name, sizeof(name), "ring:%d", pick(2, 16)); break;
+		default: snprintf(name, sizeof(name), "torus:%dx%d", pick(2, 8), pick(2, 8)); break;
+		}
+		if (topology_parse(name, &cfg.topo, err, sizeof(err)) || cfg.topo.nodes < 2 ||
+		    (topology_wraps(&cfg.topo) &&
+		     topology_set_vcs(&cfg.topo, pick(2, 3), err, sizeof(err)))) {
 			run--;
 			seed++;
 			continue;

@@ -69,6 +69,35 @@ static long long line_form(int n, long long B, long long ts, long long mu)
 	return n < 2 ? 0 : (n - 1) * (ts + 1) + B * mu * n * (n - 1) / 2 + (n - 2);
 }
 
+/* The same on a ring (a torus's row or column): the closing edge is one hop. */
+static long long ring_form(int n, long long B, long long ts, long long mu)
+{
+	return n < 2 ? 0 : (n - 1) * (ts + 1) + B * mu * n * (n - 1) / 2;
+}
+
+/*
+ * QUADEXCH's hops H in sub-phase i of a region of side S (quadrants s = S/2): the
+ * longest micro-AAS, 2 (h + v).  Mesh: 4 (S-1) - 4 min(i, s-i).  Torus of side n: a
+ * coordinate x of the quadrant is S-1-2x from its mirror image, on the whole torus
+ * (S = n) 2 min(x, s-1-x) + 1 the shorter way round; smaller regions as on the mesh.
+ */
+static long long quad_hops(bool torus, int n, int S, int i)
+{
+	int s = S / 2, m = i < s - i ? i : s - i;
+	long long H = 0;
+
+	if (!torus || S < n)
+		return 4ll * (S - 1) - 4ll * m;
+	for (int tr = 0; tr < s; tr++) {
+		int tc = (tr + i) % s;
+		long long h = 2 * (tc < s - 1 - tc ? tc : s - 1 - tc) + 1;
+		long long v = 2 * (tr < s - 1 - tr ? tr : s - 1 - tr) + 1;
+
+		H = 2 * (h + v) > H ? 2 * (h + v) : H;
+	}
+	return H;
+}
+
 /*
  * The mesh broadcasts of Barnett et al. and the IR row then column broadcast
  * (docs/algorithms.md), k = the packets the run cut its message into.
@@ -165,6 +194,8 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 		return (p - 1) * (ts + 1) + (L - 1) * p * (p - 1) / 2;
 	if (!strcmp(name, "ringaas2"))
 		return p / 2 * (ts + 1) + (L - 1) * (p / 2) * (p / 2 + 1) / 2;
+	if (!strcmp(name, "rowcol") && t->kind == TOPO_TORUS)
+		return ring_form(t->cols, t->rows, ts, L - 1) + ring_form(t->rows, t->cols, ts, L - 1);
 	if (!strcmp(name, "rowcol"))
 		return line_form(t->cols, t->rows, ts, L - 1) + line_form(t->rows, t->cols, ts, L - 1);
 	if (!strcmp(name, "linexch1"))
@@ -187,12 +218,9 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 
 		/* Sub-phases of every level: the longest micro-AAS (docs/algorithms.md). */
 		for (int S = t->rows; S >= 2; S /= 2)
-			for (int i = 0; i < S / 2; i++) {
-				int m = i < S / 2 - i ? i : S / 2 - i;
-
+			for (int i = 0; i < S / 2; i++)
 				T += 3 * ts + 3 * (p / 4) * (L - 1) +
-				     (homothety ? 2 * S : 4 * (S - 1) - 4 * m);
-			}
+				     (homothety ? 2 * S : quad_hops(t->kind == TOPO_TORUS, t->rows, S, i));
 		return T;
 	}
 	if ((!strcmp(name, "mstcf") || !strcmp(name, "rdmesh") || !strcmp(name, "rdring")) &&
@@ -772,6 +800,11 @@ static void test_aas(void)
 		{ "binexch", { "mesh:2x2", "mesh:2x4", "mesh:4x2", "mesh:4x4", "mesh:1x8", "mesh:8x8" } },
 		{ "quadexch", { "mesh:2x2", "mesh:4x4", "mesh:8x8" } },
 		{ "quadexchh", { "mesh:2x2", "mesh:4x4", "mesh:8x8" } },
+		/* On tori (docs/algorithms.md#aas-on-tori): the wraparound links. */
+		{ "rowcol", { "torus:2x2", "torus:3x5", "torus:4x4", "torus:2x6", "torus:8x8" } },
+		{ "binexch", { "torus:2x2", "torus:2x4", "torus:4x2", "torus:4x4", "torus:8x8" } },
+		{ "quadexch", { "torus:2x2", "torus:4x4", "torus:8x8", "torus:16x16" } },
+		{ "quadexchh", { "torus:2x2", "torus:4x4", "torus:8x8" } },
 	};
 	static const int Ls[] = { 1, 2, 5 }, tss[] = { 1, 3, 10 };
 
@@ -779,7 +812,8 @@ static void test_aas(void)
 		for (int k = 0; k < 8 && runs[a].topos[k]; k++)
 			for (int l = 0; l < 3; l++)
 				for (int t = 0; t < 3; t++)
-					if (l == t || strcmp(runs[a].topos[k], "mesh:8x8"))
+					if (l == t || (!strstr(runs[a].topos[k], "8x8") &&
+						       !strstr(runs[a].topos[k], "16x16")))
 						exact_run(runs[a].name, runs[a].topos[k], tss[t], Ls[l], 0, NULL);
 	/* A long block, the smallest buffers, the widest payload. */
 	{
@@ -790,6 +824,19 @@ static void test_aas(void)
 		exact_run("linexch2", "mesh:1x5", 2, 33, 0, &o2);
 		exact_run("binexch", "mesh:4x4", 2, 33, 0, &w62);
 		exact_run("quadexch", "mesh:4x4", 2, 33, 0, &o2);
+		exact_run("rowcol", "torus:4x3", 2, 33, 0, &o2);
+		exact_run("quadexch", "torus:4x4", 2, 33, 0, &o2);
+	}
+	/* The wraparound shortens the mirror's phase 0: quadexch is faster on the torus. */
+	{
+		struct sim_config cfg;
+		struct algo_run mesh, torus;
+
+		do_run(algo_find("quadexch"), "mesh:8x8", 10, 5, 0, NULL, &cfg, &mesh);
+		do_run(algo_find("quadexch"), "torus:8x8", 10, 5, 0, NULL, &cfg, &torus);
+		check(mesh.data_ok && torus.data_ok && torus.cycles < mesh.cycles,
+		      "quadexch on torus:8x8 (%llu cycles) beats mesh:8x8 (%llu)",
+		      (unsigned long long)torus.cycles, (unsigned long long)mesh.cycles);
 	}
 }
 
@@ -803,7 +850,8 @@ static void test_aas(void)
 static void test_aas_conflicts(void)
 {
 	static const char *meshes[] = { "mesh:1x2", "mesh:2x2", "mesh:2x4", "mesh:4x2", "mesh:4x4",
-					"mesh:1x8", "mesh:8x4" };
+					"mesh:1x8", "mesh:8x4", "torus:2x2", "torus:2x4", "torus:4x4",
+					"torus:8x4" };
 
 	for (int d = 1; d <= 5; d++) {
 		struct sim_config cfg;

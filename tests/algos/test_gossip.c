@@ -93,6 +93,7 @@ struct opts {
 	int tr, depth;
 	double stall;
 	uint64_t seed;
+	int vcs;		/* virtual channels on a ring or torus; 0: the default */
 };
 
 static int setup(const struct algorithm *a, const char *topo, int ts, const struct opts *o,
@@ -113,6 +114,10 @@ static int setup(const struct algorithm *a, const char *topo, int ts, const stru
 			cfg->buffer_depth = o->depth;
 		cfg->sink_stall = o->stall;
 		cfg->seed = o->seed;
+		if (o->vcs && topology_set_vcs(&cfg->topo, o->vcs, err, sizeof(err))) {
+			check(0, "%s: %s", topo, err);
+			return -1;
+		}
 	}
 	return 0;
 }
@@ -276,26 +281,35 @@ static void test_mesh(void)
 }
 
 /*
- * Rings and tori (docs/algorithms.md#aabtorus, #aabham2): Lemma 7 on every even ring
- * and Lemma 6 on odd ones, dimension by dimension (Lemma 8), in both orders; the
- * mesh's line gossip on tori; the two Hamiltonian cycles on square tori.  Exact and
- * conflict-free, with closed forms where the sides are even.
+ * Rings and tori (docs/algorithms.md#aabtorus, #aabham2): Lemma 7 on every ring, even
+ * and odd, dimension by dimension (Lemma 8), in both orders; the mesh's line gossip on
+ * tori; the two Hamiltonian cycles on square tori.  Exact and conflict-free, with
+ * closed forms.
  */
+static long long ring_closed(int z, int ts, long long mu)
+{
+	if (z < 2)
+		return 0;
+	/* Lemma 7 with t_s + 1 per round: z even z/2 rounds and z - 1 blocks, odd (z+3)/2, (3z-1)/2. */
+	if (z % 2)
+		return (z + 3) / 2 * (ts + 1ll) + (3ll * z - 1) / 2 * mu;
+	return z / 2 * (ts + 1ll) + (z - 1ll) * mu;
+}
+
 static long long torus_closed(int rows, int cols, bool xy, int ts, int mu)
 {
 	int z1 = xy ? cols : rows, z2 = xy ? rows : cols;
 
-	if (z1 % 2 || (z2 % 2 && z2 != 1))
-		return -1;
-	/* (z/2)(t_s + 1) + (z - 1) mu per ring, z_1 mu per position in the second. */
-	return z1 / 2 * (ts + 1ll) + (z1 - 1ll) * mu + z2 / 2 * (ts + 1ll) + (z2 - 1ll) * z1 * mu;
+	/* z_1 mu per position in the second dimension. */
+	return ring_closed(z1, ts, mu) + ring_closed(z2, ts, (long long)z1 * mu);
 }
 
 static void test_torus(void)
 {
-	static const char *nets[] = { "ring:2", "ring:3", "ring:8", "ring:7", "ring:16", "torus:2x2",
-				      "torus:4x4", "torus:4x6", "torus:6x4", "torus:3x4", "torus:5x3",
-				      "torus:8x8", "torus:2x6" };
+	static const char *nets[] = { "ring:2", "ring:3", "ring:8", "ring:7", "ring:16", "ring:5",
+				      "ring:9", "ring:31", "torus:2x2", "torus:4x4", "torus:4x6",
+				      "torus:6x4", "torus:3x4", "torus:5x3", "torus:8x8", "torus:2x6",
+				      "torus:3x3", "torus:7x5", "torus:9x2" };
 	static const int Ls[] = { 1, 2, 17 }, tss[] = { 1, 5, 20 };
 
 	for (size_t m = 0; m < sizeof(nets) / sizeof(nets[0]); m++) {
@@ -330,7 +344,7 @@ static void test_torus(void)
 	/* Lemma 7 beats the line on even rings; Corollary 9 (odd side first) on a torus. */
 	{
 		struct sim_config cfg;
-		struct algo_run ring, line, xy, yx;
+		struct algo_run ring, line, xy, yx, odd, oddline;
 
 		run("aabtorusxy", "torus:4x6", 5, 9, NULL, &cfg, &ring);
 		run("aabmeshxy", "torus:4x6", 5, 9, NULL, &cfg, &line);
@@ -341,6 +355,12 @@ static void test_torus(void)
 		      "%llu < rows first %llu", (unsigned long long)ring.cycles,
 		      (unsigned long long)line.cycles, (unsigned long long)yx.cycles,
 		      (unsigned long long)xy.cycles);
+		/* And on odd rings from 5 on ((z+3)/2 rounds against the line's z). */
+		run("aabtorusxy", "ring:9", 5, 9, NULL, &cfg, &odd);
+		run("aabmeshxy", "ring:9", 5, 9, NULL, &cfg, &oddline);
+		check(odd.data_ok && oddline.data_ok && odd.cycles < oddline.cycles,
+		      "aabtorusxy on ring:9 (Lemma 7, odd) %llu < aabmeshxy (the line) %llu",
+		      (unsigned long long)odd.cycles, (unsigned long long)oddline.cycles);
 	}
 	/* What they do not run on, one line each. */
 	{
@@ -580,6 +600,31 @@ static void test_bcast(void)
 				      tp.rows == 1 && o.tr == 0 ? bcast_line_closed(tp.cols, tss[t], Ls[l]) : -1,
 				      false);
 			}
+	/*
+	 * Rings and tori (V = 2 and 3): the same rounds, the prediction exact (asserted
+	 * here, not only where it says so).
+	 */
+	{
+		static const char *wraps[] = { "ring:2", "ring:3", "ring:8", "ring:16", "torus:2x2",
+					       "torus:2x5", "torus:3x3", "torus:4x4", "torus:3x5",
+					       "torus:8x8" };
+
+		for (size_t m = 0; m < sizeof(wraps) / sizeof(wraps[0]); m++)
+			for (int l = 0; l < 8; l += 3)
+				for (int vcs = 2; vcs <= 3; vcs++) {
+					struct opts o = { .tr = (int)(m + l) % 3, .vcs = vcs };
+					int ts = tss[(m + l) % 3];
+					struct sim_config cfg;
+					struct algo_run r;
+
+					run("aabbcast", wraps[m], ts, Ls[l], &o, &cfg, &r);
+					check(r.status == SIM_DONE && r.data_ok && r.prediction.exact &&
+					      (double)r.cycles == r.predicted,
+					      "aabbcast %s V %d L %d t_s %d T_r %d: %llu cycles, predicted %.0f "
+					      "(exact)", wraps[m], vcs, Ls[l], ts, o.tr,
+					      (unsigned long long)r.cycles, r.predicted);
+				}
+	}
 	/* Small buffers: exact while T_r <= depth - 2, and T_r = 3 with depth 4 only delivers. */
 	{
 		struct opts d2 = { .depth = 2 }, tr3 = { .tr = 3 };
@@ -588,6 +633,7 @@ static void test_bcast(void)
 
 		exact("aabbcast", hc(5), 3, 33, &d2, bcast_hc_closed(5, 3, 33, 0), false);
 		exact("aabbcast", "mesh:3x4", 3, 33, &d2, -1, false);
+		exact("aabbcast", "torus:4x4", 3, 33, &d2, -1, false);
 		run("aabbcast", "mesh:3x4", 1, 33, &tr3, &cfg, &r);
 		check(r.status == SIM_DONE && r.data_ok && !r.prediction.exact &&
 		      (double)r.cycles >= r.predicted,
