@@ -114,6 +114,12 @@ struct algorithm {
 	int (*plan)(const struct algo_params *p, int node, const struct receipt *r,
 		    struct plan *pl);
 	/*
+	 * Optional: the contention-free evaluation of the plan (schedule.h) in closed
+	 * form, the very figures the event-by-event evaluation gives (tests/test_speed.c
+	 * compares them), for a case where it is known; 0, or -1 to evaluate the plan.
+	 */
+	int (*schedule)(const struct algo_params *p, struct schedule_result *r);
+	/*
 	 * The formula, given the contention-free evaluation of the same plan (for
 	 * predictions that are the schedule itself).
 	 */

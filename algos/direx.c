@@ -43,14 +43,19 @@
 
 #include "common.h"
 
+/*
+ * The sends are planned as the run goes, so that a node's plan holds only the steps in
+ * flight, not p - 1 sends (16.8 M on Q_12): step j + 1's send waits for the block of
+ * step j, so planning it no later than that block's receipt makes it exactly when a
+ * plan made at the start would.  Receipts may come out of step order (a partner ahead),
+ * so a receipt of step k plans every step up to k + 1.
+ */
 static int dx_plan(const struct algo_params *p, int node, const struct receipt *r,
 		   struct plan *pl)
 {
-	int n = p->cfg->topo.nodes;
+	int n = p->cfg->topo.nodes, upto = r ? (r->source ^ node) + 1 : 2;
 
-	if (r)
-		return 0;
-	for (int j = 1; j < n; j++) {
+	for (int j = plan_sends(pl) + 1; j <= upto && j < n; j++) {
 		struct xfer_spec x = { .dest = node ^ j, .group = j - 1 };
 
 		if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||
@@ -136,6 +141,30 @@ static void dx_predict(const struct algo_params *p, const struct schedule_result
 	}
 }
 
+/*
+ * On Q_d the contention-free evaluation in closed form: every node makes its step
+ * j + 1 send when the step-j block arrives (popcount(j) hops after its start; its own
+ * SEND_DONE is earlier), so the last tail ends a chain of p - 1 start-ups,
+ * sum_j popcount(j) = d 2^(d-1) hops and (p-1)(L-1) flits, from the first send at 0.
+ */
+static int dx_schedule(const struct algo_params *p, struct schedule_result *r)
+{
+	const struct topology *t = &p->cfg->topo;
+	int n = t->nodes, d = algo_log2((unsigned)n);
+
+	if (t->kind != TOPO_HYPERCUBE)
+		return -1;
+	memset(r, 0, sizeof(*r));
+	r->ok = true;
+	r->startups = n - 1;
+	r->hops = d * (n / 2);
+	r->flits = (uint64_t)(n - 1) * (uint64_t)(p->flits - 1);
+	r->cycles = (uint64_t)r->startups * (uint64_t)p->cfg->startup + (uint64_t)r->hops + r->flits;
+	r->messages = (uint64_t)n * (uint64_t)(n - 1);
+	schedule_describe(r);
+	return 0;
+}
+
 const struct algorithm algo_direx = {
 	.name = "direx",
 	.networks = "Q_d; mesh or torus, r and c powers of two",
@@ -147,5 +176,6 @@ const struct algorithm algo_direx = {
 	.all_port = true,
 	.supports = dx_supports,
 	.plan = dx_plan,
+	.schedule = dx_schedule,
 	.predict = dx_predict,
 };

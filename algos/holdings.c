@@ -26,8 +26,11 @@ void holdings_init(struct holdings *h)
 
 int holdings_rows(struct holdings *h, const struct holdings_rows *r)
 {
-	h->row = calloc((size_t)r->nodes, sizeof(*h->row));
-	if (!h->row)
+	if (r->words)
+		h->row = calloc((size_t)r->nodes, sizeof(*h->row));
+	else
+		h->bits = calloc((size_t)r->nodes, sizeof(*h->bits));
+	if (!h->row && !h->bits)
 		return -1;
 	h->rows = *r;
 	return 0;
@@ -35,12 +38,21 @@ int holdings_rows(struct holdings *h, const struct holdings_rows *r)
 
 void holdings_free(struct holdings *h)
 {
-	if (h->row)
-		for (int v = 0; v < h->rows.nodes; v++)
+	for (int v = 0; v < h->rows.nodes; v++) {
+		if (h->row)
 			free(h->row[v]);
+		if (h->bits)
+			free(h->bits[v]);
+	}
 	free(h->row);
+	free(h->bits);
 	free(h->slot);
 	holdings_init(h);
+}
+
+static size_t row_len(const struct holdings *h)
+{
+	return (size_t)(h->rows.o_hi - h->rows.o_lo) * (size_t)h->rows.blocks;
 }
 
 /* Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1. */
@@ -51,21 +63,14 @@ static long row_slot(const struct holdings *h, uint64_t key)
 	int v = (int)(key >> 51), o = block_origin(block), ix = block_index(block);
 	int dest = r->dest == HOLD_DEST_SELF ? v : r->dest;
 
-	if (!h->row || v >= r->nodes || (r->only_node >= 0 && v != r->only_node) ||
+	if ((!h->row && !h->bits) || v >= r->nodes || (r->only_node >= 0 && v != r->only_node) ||
 	    block_dest(block) != dest || o < r->o_lo || o >= r->o_hi || ix >= r->blocks)
 		return -1;
 	return (long)(o - r->o_lo) * r->blocks + ix;
 }
 
-const struct held *holdings_find(const struct holdings *h, uint64_t key)
+static const struct held *slot_find(const struct holdings *h, uint64_t key)
 {
-	long k = row_slot(h, key);
-
-	if (k >= 0) {
-		const struct held *row = h->row[key >> 51];
-
-		return row && row[k].key == key ? &row[k] : NULL;
-	}
 	if (!h->cap)
 		return NULL;
 	for (size_t k = slot_of(key, h->cap);; k = (k + 1) & (h->cap - 1)) {
@@ -74,6 +79,35 @@ const struct held *holdings_find(const struct holdings *h, uint64_t key)
 		if (h->slot[k].key == HELD_EMPTY)
 			return NULL;
 	}
+}
+
+bool holdings_has(const struct holdings *h, uint64_t key)
+{
+	long k = row_slot(h, key);
+
+	if (k >= 0 && h->bits) {
+		const uint64_t *bits = h->bits[key >> 51];
+
+		return bits && bits[k >> 6] >> (k & 63) & 1;
+	}
+	if (k >= 0) {
+		const struct held *row = h->row[key >> 51];
+
+		return row && row[k].key == key;
+	}
+	return slot_find(h, key) != NULL;
+}
+
+const struct held *holdings_find(const struct holdings *h, uint64_t key)
+{
+	long k = row_slot(h, key);
+
+	if (k >= 0 && h->row) {
+		const struct held *row = h->row[key >> 51];
+
+		return row && row[k].key == key ? &row[k] : NULL;
+	}
+	return k >= 0 ? NULL : slot_find(h, key);
 }
 
 static struct held *place(struct held *slot, size_t cap, uint64_t key)
@@ -104,31 +138,41 @@ static int grow(struct holdings *h)
 	return 0;
 }
 
-struct held *holdings_add(struct holdings *h, uint64_t key)
+int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words)
 {
 	long k = row_slot(h, key);
 	struct held *e;
 
+	if (k >= 0 && h->bits) {
+		uint64_t **bits = &h->bits[key >> 51];
+
+		if (!*bits) {
+			*bits = calloc((row_len(h) + 63) / 64, sizeof(**bits));
+			if (!*bits)
+				return -1;
+		}
+		(*bits)[k >> 6] |= 1ull << (k & 63);
+		return 0;
+	}
 	if (k >= 0) {
 		struct held **row = &h->row[key >> 51];
-		size_t len = (size_t)(h->rows.o_hi - h->rows.o_lo) * (size_t)h->rows.blocks;
 
 		if (!*row) {
+			size_t len = row_len(h);
+
 			*row = malloc(sizeof(**row) * len);
 			if (!*row)
-				return NULL;
+				return -1;
 			for (size_t i = 0; i < len; i++)
 				(*row)[i].key = HELD_EMPTY;
 		}
-		e = &(*row)[k];
-		e->key = key;
-		e->words = NULL;
-		return e;
+		(*row)[k] = (struct held){ key, words };
+		return 0;
 	}
 	if (2 * (h->n + 1) > h->cap && grow(h))
-		return NULL;
+		return -1;
 	e = place(h->slot, h->cap, key);
-	e->words = NULL;
+	e->words = words;
 	h->n++;
-	return e;
+	return 0;
 }

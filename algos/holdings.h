@@ -2,19 +2,23 @@
 /*
  * holdings.h - the blocks every node holds, keyed by (node, block key).  A node's own
  * blocks are not stored (the skeleton knows them from the kind of collective); every
- * received block is, with a pointer to its words in the message that brought it
- * (messages live as long as the run).
+ * received block is, and, if the holdings keep words (a reduction's partial sums), with
+ * a pointer to its words in the message that brought it (such messages then live as
+ * long as the run).  Otherwise a held block is one bit: its words are a function of
+ * the block, checked on arrival.
  *
  * The blocks the kind of collective makes every node end up with (the root's blocks
  * of a broadcast, (o, v, ix) at node v of a personalized exchange, ...) are held in a
  * per-node row indexed directly by (origin, index): an all-to-all run holds nodes^2
- * blocks, and a hash table of that size misses the cache on every lookup.  Every other
+ * blocks, and a hash table of that size misses the cache on every lookup (a row is a
+ * bit per block unless the holdings keep words).  Every other
  * block (one a node forwards on someone else's behalf) is in an open-addressing hash
  * table.
  */
 #ifndef WORMCAST_ALGOS_HOLDINGS_H
 #define WORMCAST_ALGOS_HOLDINGS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -39,13 +43,16 @@ struct holdings_rows {
 	int dest;		/* BLOCK_ANY, a node, or HOLD_DEST_SELF */
 	int o_lo, o_hi;
 	int blocks;
+	bool words;		/* keep every held block's words (else presence only) */
 };
 
 struct holdings {
 	struct held *slot;
 	size_t cap, n;		/* cap is a power of two */
 	struct holdings_rows rows;
-	struct held **row;	/* per node, allocated at its first block; NULL: no rows */
+	/* Per node, allocated at its first block: with words, else a bit per block. */
+	struct held **row;
+	uint64_t **bits;
 };
 
 static inline uint64_t held_key(int node, uint64_t block)
@@ -57,9 +64,11 @@ void holdings_init(struct holdings *h);
 /* Direct rows for the blocks r describes; -1 if out of memory (h stays usable). */
 int holdings_rows(struct holdings *h, const struct holdings_rows *r);
 void holdings_free(struct holdings *h);
-/* The entry, or NULL. */
+/* Is key held? */
+bool holdings_has(const struct holdings *h, uint64_t key);
+/* The entry with its words (holdings that keep words), or NULL. */
 const struct held *holdings_find(const struct holdings *h, uint64_t key);
-/* A new entry for key (which must not be held yet), or NULL if out of memory. */
-struct held *holdings_add(struct holdings *h, uint64_t key);
+/* Hold key (which must not be held yet) with its words (or NULL); -1 if out of memory. */
+int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words);
 
 #endif

@@ -9,7 +9,7 @@
 extern const struct algorithm algo_pbcast, algo_sbt, algo_reduce, algo_hk, algo_hampath,
 	algo_irruns, algo_irrunssf, algo_direx, algo_rdmesh, algo_mstnaive, algo_mstcf, algo_rsbcast,
 	algo_standexch, algo_rowcol, algo_linexch1, algo_linexch2, algo_binexch, algo_quadexch,
-	algo_quadexchh;
+	algo_quadexchh, algo_torusaas2;
 /* One-to-all broadcasts on meshes (Barnett et al.; IR row then column). */
 extern const struct algorithm algo_def, algo_defap, algo_sc1d, algo_sc2d, algo_irrowcol,
 	algo_irrowcolct;
@@ -50,6 +50,7 @@ const struct algorithm *const algorithms[] = {
 	&algo_quadexchh,
 	&algo_ringaas1,
 	&algo_ringaas2,
+	&algo_torusaas2,
 	&algo_aabdimex,
 	&algo_aabflood,
 	&algo_aabmeshxy,

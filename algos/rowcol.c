@@ -40,6 +40,14 @@
  * decomposition), every node steps in lockstep and
  *     T = T_ring(c, r) + T_ring(r, c),  T_ring(n, B) = (n-1)(t_s + 1) + B mu n(n-1)/2,
  * exact (derived); Lecture 11: sum over the dimensions of (t_s + mu t_m (p/n) n/2)(n - 1).
+ *
+ * torusaas2 (tori only) runs Lecture 11's two-way ring instead (ringaas2 on every line,
+ * super-blocks as above): the R = floor(n/2) positions ahead served the positive way,
+ * the n-1-R behind the negative way, two pipelines on different links, injection and
+ * ejection channels (all-port), the positive one the longer; every node of a line
+ * steps in lockstep, so
+ *     T = T2(c, r) + T2(r, c),  T2(n, B) = R (t_s + 1) + B mu R(R+1)/2,  exact (derived);
+ * Lecture 11: sum over the dimensions of t_AAS(K(n), (p/n) mu), its two-way formulas.
  */
 #include <stdio.h>
 
@@ -96,6 +104,36 @@ static int ring_phase(const struct line *ln, struct plan *pl, int v, int pos, in
 	return 0;
 }
 
+/*
+ * torusaas2's phase: Lecture 11's two-way ring on the line (ringaas2 with super-blocks):
+ * the super-blocks for the R = floor(n/2) positions ahead go the positive way, step k
+ * carrying origin pos-k+1's for o+k .. o+R, those for the n-1-R behind the negative way.
+ */
+static int two_way_phase(const struct line *ln, struct plan *pl, int v, int pos, int group)
+{
+	int n = ln->n, R = n / 2;
+
+	for (int dir = 1; dir >= -1; dir -= 2) {
+		int reach = dir > 0 ? R : n - 1 - R;
+
+		for (int k = 1; k <= reach; k++) {
+			int o = ((pos - dir * (k - 1)) % n + n) % n;
+			struct xfer_spec x = { .dest = line_node(ln, v, ((pos + dir) % n + n) % n),
+					       .group = group };
+
+			if (plan_xfer(pl, &x))
+				return -1;
+			for (int d = k; d <= reach; d++)
+				if (super_block(ln, pl, line_node(ln, v, o),
+						line_node(ln, v, ((o + dir * d) % n + n) % n)))
+					return -1;
+		}
+	}
+	return 0;
+}
+
+enum { ONE_WAY, TWO_WAYS };
+
 static int rc_plan(const struct algo_params *p, int node, const struct receipt *r,
 		   struct plan *pl)
 {
@@ -104,6 +142,9 @@ static int rc_plan(const struct algo_params *p, int node, const struct receipt *
 
 	if (r)
 		return 0;
+	if (p->variant == TWO_WAYS)
+		return two_way_phase(&row, pl, node, mesh_col(t, node), 0) ||
+		       two_way_phase(&col, pl, node, mesh_row(t, node), 1) ? -1 : 0;
 	if (ring_phase(&row, pl, node, mesh_col(t, node), 0))
 		return -1;
 	return ring_phase(&col, pl, node, mesh_row(t, node), t->cols - 1);
@@ -163,6 +204,40 @@ static void l1_predict(const struct algo_params *p, const struct schedule_result
 			  "(t_s + t_w m p/2)(p - 1) = (%d + %d*%d/2)(%d - 1) = %.0f", ts, mu, n, n, ring);
 }
 
+/* T2(n, B) = R (t_s + 1) + B mu R(R+1)/2, R = floor(n/2): ringaas2 with super-blocks. */
+static long long two_way_cycles(int n, long long B, int ts, int mu)
+{
+	long long R = n / 2;
+
+	return R * (ts + 1) + B * mu * R * (R + 1) / 2;
+}
+
+/* Lecture 11's two-way K(z) with m = B mu: z even / odd. */
+static double two_way_published(int z, long long B, int ts, int mu)
+{
+	double m = (double)B * mu;
+
+	return z % 2 == 0 ? ts * z / 2.0 + m * z * (z + 2) / 8.0
+			  : ts * (z - 1) / 2.0 + m * ((double)z * z - 1) / 8.0;
+}
+
+static void t2_predict(const struct algo_params *p, const struct schedule_result *s,
+		       struct prediction *o)
+{
+	const struct topology *t = &p->cfg->topo;
+	int r = t->rows, c = t->cols, ts = p->cfg->startup, mu = algo_mu(p);
+	long long T = two_way_cycles(c, r, ts, mu) + two_way_cycles(r, c, ts, mu);
+	double pub = two_way_published(c, r, ts, mu) + two_way_published(r, c, ts, mu);
+
+	(void)s;
+	predict_set(o, (double)T, true, DERIVED("aas-on-tori"),
+		    "T2(c, r) + T2(r, c), T2(n, B) = R (t_s + 1) + B mu R(R+1)/2, R = floor(n/2) "
+		    "= %lld", T);
+	predict_published(o, pub, "Lecture 11, tori by Cartesian decomposition, K(z) two ways",
+			  "sum over the dimensions of t_AAS(K(z), (p/z) mu): t_s z/2 + m z(z+2)/8 "
+			  "(z even), t_s (z-1)/2 + m (z^2-1)/8 (z odd) = %.1f", pub);
+}
+
 static int l1_supports(const struct algo_params *p, char *err, size_t len)
 {
 	return aas_need_line(p, "linexch1", err, len);
@@ -193,4 +268,18 @@ const struct algorithm algo_linexch1 = {
 	.supports = l1_supports,
 	.plan = rc_plan,
 	.predict = l1_predict,
+};
+
+const struct algorithm algo_torusaas2 = {
+	.name = "torusaas2",
+	.networks = "any torus",
+	.source = "Lecture 11, tori by Cartesian decomposition with the two-way ring",
+	.formula_source = "derived; Lecture 11's two-way ring summed over the dimensions beside it",
+	.description = "all-to-all personalized on a torus: the two-way ring exchange (ringaas2) in every row, then in every column, blocks grouped by destination column",
+	.kind = COLL_AAS,
+	.topologies = ALGO_TORUS,
+	.all_port = true,
+	.variant = TWO_WAYS,
+	.plan = rc_plan,
+	.predict = t2_predict,
 };

@@ -35,14 +35,14 @@ static const char *sim_tx_error(void *impl)
 
 static void drv_start(void *ctx, struct sim *s)
 {
-	struct transport t = { s, sim_tx_send, sim_tx_error };
+	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
 
 	skeleton_start(ctx, &t);
 }
 
 static void drv_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
-	struct transport t = { s, sim_tx_send, sim_tx_error };
+	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
 
 	skeleton_event(ctx, &t, ev);
 }
@@ -113,7 +113,8 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 
 void algo_driver(struct algo_session *x, struct driver *d)
 {
-	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event };
+	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event,
+			      .release_messages = skeleton_releases_messages(x->sk) };
 }
 
 /* What the bound needs of the driver's shape, kept before the driver is freed. */

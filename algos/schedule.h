@@ -36,9 +36,14 @@ struct schedule_result {
 	char text[256];		/* the chain in words, or why the plan failed */
 };
 
-/* 0, or -1 if the evaluation could not run (out of memory); r->ok says if the plan worked. */
+/*
+ * 0, or -1 if the evaluation could not run (out of memory); r->ok says if the plan
+ * worked.  In closed form where the algorithm has one (algorithm.schedule).
+ */
 int algo_schedule(const struct algorithm *a, const struct algo_params *p,
 		  struct schedule_result *r);
+/* r->text of a plan that worked, from r's chain. */
+void schedule_describe(struct schedule_result *r);
 
 /* A send of the plan, as the contention-free schedule makes it (wormcast tree). */
 struct scheduled_send {
@@ -59,7 +64,7 @@ struct schedule_trace {
 	void (*head)(void *ctx, int msg, int node, uint64_t cycle);
 };
 
-/* algo_schedule(), telling t (NULL: nothing) about every send and arrival. */
+/* The plan evaluated event by event, telling t (NULL: nothing) about every send and arrival. */
 int algo_schedule_traced(const struct algorithm *a, const struct algo_params *p,
 			 struct schedule_result *r, const struct schedule_trace *t);
 

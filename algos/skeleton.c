@@ -17,32 +17,39 @@
 
 enum xfer_state { PLANNED, ISSUED, DONE };
 
+/*
+ * A send and, once made, its message (one each): how many receivers have its head,
+ * whether it is delivered everywhere, and whether its words were found right: they are
+ * the sender's words, the same for every receiver (the checker compares every flit
+ * each receiver gets with them), so they are checked at the first receiver's tail, not
+ * once per receiver.
+ */
 struct xfer {
 	struct xfer_spec spec;
 	uint32_t first, n;	/* its entries: keys[first .. first + n), carried and waited for */
 	uint32_t carried;	/* how many of them it carries */
 	uint32_t ready;		/* entries known to be held, from the first */
 	enum xfer_state state;
-};
-
-struct node_plan {
-	struct xfer *x;
-	int n, cap;
-	int first_open;		/* the first send not yet done */
-	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
-	uint64_t head_cycle;
+	int heads;
+	bool verified, delivered;
 };
 
 /*
- * Which send made a message, how many receivers have its head, and whether its words
- * were found right: they are the sender's words, the same for every receiver (the
- * checker compares every flit each receiver gets with them), so they are checked at
- * the first receiver's tail, not once per receiver.
+ * A node's sends, from the first one not yet both done and delivered everywhere
+ * (first_live): the ones before it are dropped (compact()), so that a plan made as
+ * the run goes keeps only the sends in flight.  The send made as the node's k-th
+ * (from 0) is x[k - base]; a message's tag is (node, k).
  */
-struct msg_ref {
-	int node, x;
-	int heads;
-	bool verified;
+struct node_plan {
+	struct xfer *x;
+	int n, cap;
+	uint32_t base;
+	int first_live;
+	int first_open;		/* the first send not yet done */
+	uint64_t *keys;		/* the sends' entries */
+	uint32_t nkeys, capkeys;
+	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
+	uint64_t head_cycle;
 };
 
 struct plan {
@@ -64,11 +71,8 @@ struct skeleton {
 	unsigned width;
 	uint64_t mask;
 	struct node_plan *node;
-	uint64_t *keys;
-	size_t nkeys, capkeys;
+	bool keep_words;	/* holdings keep words (partial sums); else messages are released */
 	struct holdings held;
-	struct msg_ref *msg;
-	int capmsg;
 	int *round_pending;	/* messages of each round not yet delivered everywhere */
 	int *heads_pending;	/* messages of each round whose head is not yet everywhere */
 	int nrounds, open_round, open_head_round;
@@ -123,15 +127,17 @@ static uint64_t word_of(const struct skeleton *sk, uint64_t key, int i)
 	return block_word(key, i, sk->width);
 }
 
-/* Payload words of a send: its blocks one after the other, or one block's worth of sums. */
-static size_t xfer_words(const struct skeleton *sk, const struct xfer *x)
+/* Payload words of node v's send x: its blocks one after the other, or one block's worth of sums. */
+static size_t xfer_words(const struct skeleton *sk, int v, const struct xfer *x)
 {
 	size_t total = 0;
 
 	if (x->spec.sum)
 		return (size_t)sk->words;
+	if (!sk->split)
+		return (size_t)x->carried * (size_t)sk->words;
 	for (uint32_t j = 0; j < x->carried; j++)
-		total += (size_t)block_len(sk, sk->keys[x->first + j]);
+		total += (size_t)block_len(sk, sk->node[v].keys[x->first + j]);
 	return total;
 }
 
@@ -204,7 +210,7 @@ static bool owns(const struct skeleton *sk, int v, uint64_t key)
 
 static bool holds(const struct skeleton *sk, int v, uint64_t key)
 {
-	return owns(sk, v, key) || holdings_find(&sk->held, held_key(v, key));
+	return owns(sk, v, key) || holdings_has(&sk->held, held_key(v, key));
 }
 
 /* ---- building plans ---- */
@@ -242,6 +248,8 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 
 	if (!x->bcast && (x->dest < 0 || x->dest >= sk->nodes || x->dest == pl->node))
 		return plan_fail(pl, "a send to node %d", x->dest);
+	if (x->sum && !sk->keep_words)
+		return plan_fail(pl, "a sum outside a reduction");
 	if (prev && x->group < prev->spec.group)
 		return plan_fail(pl, "group %d planned after group %d", x->group, prev->spec.group);
 	if (x->round < sk->open_round || x->round < 0)
@@ -272,30 +280,38 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 	}
 	sk->round_pending[x->round]++;
 	sk->heads_pending[x->round]++;
-	np->x[np->n++] = (struct xfer){ .spec = *x, .first = (uint32_t)sk->nkeys };
+	np->x[np->n++] = (struct xfer){ .spec = *x, .first = np->nkeys };
 	return 0;
+}
+
+int plan_sends(const struct plan *pl)
+{
+	const struct node_plan *np = &pl->sk->node[pl->node];
+
+	return (int)np->base + np->n;
 }
 
 static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
 {
 	struct skeleton *sk = pl->sk;
+	struct node_plan *np = &sk->node[pl->node];
 	struct xfer *x = last_xfer(pl);
 
-	if (!x || x->state != PLANNED || x->first + x->n != sk->nkeys)
+	if (!x || x->state != PLANNED || x->first + x->n != np->nkeys)
 		return plan_fail(pl, "a block outside a send");
 	if (origin < 0 || origin >= sk->nodes || dest < BLOCK_ANY || dest >= sk->nodes ||
 	    index < 0 || index >= sk->blocks)
 		return plan_fail(pl, "no block (%d, %d, %d)", origin, dest, index);
-	if (sk->nkeys == sk->capkeys) {
-		size_t cap = sk->capkeys ? 2 * sk->capkeys : 256;
-		uint64_t *k = realloc(sk->keys, sizeof(*k) * cap);
+	if (np->nkeys == np->capkeys) {
+		uint32_t cap = np->capkeys ? 2 * np->capkeys : 8;
+		uint64_t *k = realloc(np->keys, sizeof(*k) * cap);
 
 		if (!k)
 			return plan_out_of_memory(pl);
-		sk->keys = k;
-		sk->capkeys = cap;
+		np->keys = k;
+		np->capkeys = cap;
 	}
-	sk->keys[sk->nkeys++] = block_key(origin, dest, index) | flag;
+	np->keys[np->nkeys++] = block_key(origin, dest, index) | flag;
 	x->n++;
 	if (!flag) {
 		if (x->carried != x->n - 1)
@@ -389,12 +405,18 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	} else if (a->shape) {
 		a->shape(&sk->p, &sk->blocks, &sk->words);
 	}
+	/*
+	 * Only a reduction's partial sums are words a node could not compute from the
+	 * blocks it holds; every other held block is a bit, and its words, checked on
+	 * arrival, are generated again to forward it.
+	 */
+	sk->keep_words = a->kind == COLL_REDUCE;
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
 	if (!sk->node || holdings_rows(&sk->held, &(struct holdings_rows){
 			.nodes = sk->nodes, .only_node = row_node(sk), .dest = row_dest(sk),
 			.o_lo = origins_lo(sk), .o_hi = origins_lo(sk) + origins_n(sk),
-			.blocks = sk->blocks })) {
+			.blocks = sk->blocks, .words = sk->keep_words })) {
 		skeleton_destroy(sk);
 		return NULL;
 	}
@@ -409,11 +431,11 @@ void skeleton_destroy(struct skeleton *sk)
 	if (!sk)
 		return;
 	if (sk->node)
-		for (int v = 0; v < sk->nodes; v++)
+		for (int v = 0; v < sk->nodes; v++) {
 			free(sk->node[v].x);
+			free(sk->node[v].keys);
+		}
 	free(sk->node);
-	free(sk->keys);
-	free(sk->msg);
 	free(sk->round_pending);
 	free(sk->heads_pending);
 	free(sk->buf);
@@ -431,40 +453,26 @@ int skeleton_blocks(const struct skeleton *sk)
 	return sk->blocks;
 }
 
+bool skeleton_releases_messages(const struct skeleton *sk)
+{
+	return !sk->keep_words;
+}
+
 /* ---- sending ---- */
 
 static bool ready(const struct skeleton *sk, int v, struct xfer *x)
 {
 	for (; x->ready < x->n; x->ready++)
-		if (!holds(sk, v, sk->keys[x->first + x->ready] & ~KEY_WAIT))
+		if (!holds(sk, v, sk->node[v].keys[x->first + x->ready] & ~KEY_WAIT))
 			return false;
 	return true;
-}
-
-static int record_msg(struct skeleton *sk, int id, int v, int xi)
-{
-	if (id >= sk->capmsg) {
-		int cap = sk->capmsg ? 2 * sk->capmsg : 256;
-		struct msg_ref *m;
-
-		while (cap <= id)
-			cap *= 2;
-		m = realloc(sk->msg, sizeof(*m) * (size_t)cap);
-		if (!m)
-			return -1;
-		for (int k = sk->capmsg; k < cap; k++)
-			m[k] = (struct msg_ref){ -1, -1, 0, false };
-		sk->msg = m;
-		sk->capmsg = cap;
-	}
-	sk->msg[id] = (struct msg_ref){ v, xi, 0, false };
-	return 0;
 }
 
 /* The words of a held block: into out (copied, or added for a sum). */
 static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool sum)
 {
-	const struct held *h = owns(sk, v, key) ? NULL : holdings_find(&sk->held, held_key(v, key));
+	const struct held *h = !sk->keep_words || owns(sk, v, key) ? NULL :
+			       holdings_find(&sk->held, held_key(v, key));
 	int w = block_len(sk, key);
 
 	if (!h) {
@@ -481,28 +489,24 @@ static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool 
 	return 0;
 }
 
-static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
+/* The payload of node v's send x, into sk->buf; 0, or -1 with the run's error set. */
+static int fill_words(struct skeleton *sk, int v, const struct xfer *x, size_t total)
 {
-	struct xfer *x = &sk->node[v].x[xi];
-	size_t total = xfer_words(sk, x), off = 0;
-	struct send_req r;
+	const uint64_t *keys = sk->node[v].keys;
+	size_t off = 0;
 	char b[48];
-	int id;
 
-	x->state = ISSUED;
 	if (total + 1 > sk->capbuf) {
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
-		if (!nb) {
-			out_of_memory(sk, v);
-			return;
-		}
+		if (!nb)
+			return out_of_memory(sk, v);
 		sk->buf = nb;
 		sk->capbuf = total + 1;
 	}
 	memset(sk->buf, 0, sizeof(uint64_t) * (total + 1));
 	for (uint32_t j = 0; j < x->carried; j++) {
-		uint64_t key = sk->keys[x->first + j];
+		uint64_t key = keys[x->first + j];
 		uint64_t *out = sk->buf + off;
 
 		if (!x->spec.sum)
@@ -510,20 +514,31 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		if (gather(sk, v, key, out, x->spec.sum)) {
 			fail(sk, "node %d: cannot send block %s on its own: it is held inside a "
 			     "partial sum", v, block_text(key, b, sizeof(b)));
-			return;
+			return -1;
 		}
 	}
-	r = (struct send_req){
+	return 0;
+}
+
+static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
+{
+	struct node_plan *np = &sk->node[v];
+	struct xfer *x = &np->x[xi];
+	size_t total = xfer_words(sk, v, x);
+	struct send_req r = {
 		.dest = x->spec.dest, .type = x->spec.bcast ? HDR_B : HDR_R, .ir = x->spec.ir,
-		.len = 1 + (int)total, .data = sk->buf, .channel = -1, .tag = x->spec.tag,
+		.len = 1 + (int)total, .channel = -1,
+		.tag = (uint64_t)v << 32 | (np->base + (uint32_t)xi),
 	};
-	id = t->send(t->impl, v, &r);
-	if (id < 0) {
-		fail(sk, "node %d: send to %d refused: %s", v, x->spec.dest, t->error(t->impl));
-		return;
+
+	x->state = ISSUED;
+	if (!t->no_words || sk->keep_words) {
+		if (fill_words(sk, v, x, total))
+			return;
+		r.data = sk->buf;
 	}
-	if (record_msg(sk, id, v, xi))
-		out_of_memory(sk, v);
+	if (t->send(t->impl, v, &r) < 0)
+		fail(sk, "node %d: send to %d refused: %s", v, x->spec.dest, t->error(t->impl));
 }
 
 /* Make every send of node v that may go now. */
@@ -584,19 +599,48 @@ void skeleton_start(struct skeleton *sk, const struct transport *t)
 
 /* ---- receiving ---- */
 
-static const struct xfer *xfer_of(const struct skeleton *sk, const struct message *m)
+/* The send that made the message of an event (its tag), or NULL. */
+static struct xfer *xfer_of(const struct skeleton *sk, const struct sim_event *ev)
 {
-	const struct msg_ref *r;
+	uint64_t node = ev->tag >> 32;
+	uint32_t k = (uint32_t)ev->tag;
+	const struct node_plan *np;
 
-	if (m->id < 0 || m->id >= sk->capmsg || sk->msg[m->id].node < 0)
+	if (node >= (uint64_t)sk->nodes || (int)node != ev->msg->source)
 		return NULL;
-	r = &sk->msg[m->id];
-	return &sk->node[r->node].x[r->x];
+	np = &sk->node[node];
+	if (k < np->base || k - np->base >= (uint32_t)np->n || np->x[k - np->base].state == PLANNED)
+		return NULL;
+	return &np->x[k - np->base];
+}
+
+/* Drop node v's sends that are done and delivered everywhere, once they are half its plan. */
+static void compact(struct skeleton *sk, int v)
+{
+	struct node_plan *np = &sk->node[v];
+	uint32_t k0;
+
+	while (np->first_live < np->n && np->x[np->first_live].state == DONE &&
+	       np->x[np->first_live].delivered)
+		np->first_live++;
+	if (np->first_live < 32 || 2 * np->first_live < np->n)
+		return;
+	k0 = np->first_live < np->n ? np->x[np->first_live].first : np->nkeys;
+	memmove(np->keys, np->keys + k0, sizeof(*np->keys) * (np->nkeys - k0));
+	np->nkeys -= k0;
+	memmove(np->x, np->x + np->first_live, sizeof(*np->x) * (size_t)(np->n - np->first_live));
+	np->n -= np->first_live;
+	for (int i = 0; i < np->n; i++)
+		np->x[i].first -= k0;
+	np->first_open -= np->first_live;
+	np->base += (uint32_t)np->first_live;
+	np->first_live = 0;
 }
 
 /* Does every word of the message match the blocks it must carry? */
 static void verify(struct skeleton *sk, int v, const struct message *m, const struct xfer *x)
 {
+	const uint64_t *keys = sk->node[m->source].keys;
 	size_t off = 0;
 	char b[48];
 
@@ -604,7 +648,7 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 		uint64_t sum = 0;
 
 		for (uint32_t j = 0; j < x->carried; j++)
-			sum = (sum + word_of(sk, sk->keys[x->first + j], i)) & sk->mask;
+			sum = (sum + word_of(sk, keys[x->first + j], i)) & sk->mask;
 		if (m->data[i] != sum) {
 			fail(sk, "node %d: the partial sum from node %d has word %d = 0x%llx, not 0x%llx",
 			     v, m->source, i, (unsigned long long)m->data[i], (unsigned long long)sum);
@@ -612,7 +656,7 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 		}
 	}
 	for (uint32_t j = 0; !x->spec.sum && j < x->carried; j++) {
-		uint64_t key = sk->keys[x->first + j];
+		uint64_t key = keys[x->first + j];
 		int len = block_len(sk, key);
 
 		for (int i = 0; i < len; i++) {
@@ -636,13 +680,14 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		.source = m->source, .tag = x->spec.tag,
 		.addressed = m->type == HDR_B || m->address == v,
 	};
+	const uint64_t *keys = sk->node[m->source].keys;
 	size_t off = 0;
 	char b[48];
 
 	for (uint32_t j = 0; j < x->carried; j++) {
-		uint64_t key = sk->keys[x->first + j];
+		uint64_t key = keys[x->first + j];
 		int len = x->spec.sum ? 0 : block_len(sk, key);
-		struct held *h;
+		const uint64_t *words = NULL;
 
 		off += (size_t)len;
 		if (holds(sk, v, key)) {
@@ -652,15 +697,16 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 				     block_text(key, b, sizeof(b)), m->source);
 			continue;
 		}
-		h = holdings_add(&sk->held, held_key(v, key));
-		if (!h) {
+		if (!sk->keep_words)
+			words = NULL;
+		else if (x->spec.sum)
+			words = j == 0 && sk->words > 0 ? m->data : NULL;
+		else if (len > 0)
+			words = m->data + off - (size_t)len;
+		if (holdings_add(&sk->held, held_key(v, key), words)) {
 			out_of_memory(sk, v);
 			return;
 		}
-		if (x->spec.sum)
-			h->words = j == 0 && sk->words > 0 ? m->data : NULL;
-		else if (len > 0)
-			h->words = m->data + off - (size_t)len;
 	}
 	call_plan(sk, v, &r);
 	scan(sk, t, v);
@@ -669,7 +715,7 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
 {
 	const struct message *m = ev->msg;
-	const struct xfer *x = xfer_of(sk, m);
+	struct xfer *x = xfer_of(sk, ev);
 	struct node_plan *np = &sk->node[ev->node];
 	int v = ev->node;
 
@@ -679,14 +725,15 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 	}
 	switch (ev->kind) {
 	case EV_SEND_DONE:
-		sk->node[sk->msg[m->id].node].x[sk->msg[m->id].x].state = DONE;
+		x->state = DONE;
 		while (np->first_open < np->n && np->x[np->first_open].state == DONE)
 			np->first_open++;
 		scan(sk, t, v);
+		compact(sk, v);
 		break;
 	case EV_HEAD_ARRIVED:
 		/* The head is everywhere: its round's head barrier may close. */
-		if (++sk->msg[m->id].heads == m->receivers &&
+		if (++x->heads == m->receivers &&
 		    --sk->heads_pending[x->spec.round] == 0)
 			rounds_moved(sk, t);
 		if (!sk->a->cut_through)
@@ -700,14 +747,14 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 		receive(sk, t, v, m, x);
 		break;
 	case EV_TAIL_ARRIVED:
-		if ((size_t)m->len != 1 + xfer_words(sk, x)) {
+		if ((size_t)m->len != 1 + xfer_words(sk, m->source, x)) {
 			fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
 			     m->source, m->len, (int)x->carried);
 			break;
 		}
-		if (!sk->msg[m->id].verified) {
+		if (!x->verified && (!t->no_words || sk->keep_words)) {
 			verify(sk, v, m, x);
-			sk->msg[m->id].verified = !sk->error[0];
+			x->verified = !sk->error[0];
 		}
 		if (sk->a->cut_through) {
 			/* Flits back to back: forwarded flit i left no earlier than it arrived. */
@@ -719,8 +766,14 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 			receive(sk, t, v, m, x);
 		}
 		/* The message is delivered everywhere: its round may close. */
-		if (m->delivered == m->receivers && --sk->round_pending[x->spec.round] == 0)
-			rounds_moved(sk, t);
+		if (m->delivered == m->receivers) {
+			int round = x->spec.round;
+
+			x->delivered = true;
+			if (--sk->round_pending[round] == 0)
+				rounds_moved(sk, t);
+			compact(sk, m->source);
+		}
 		break;
 	}
 }
@@ -728,38 +781,18 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 /* ---- the end ---- */
 
 /*
- * The words last found to be block key's, so that the copies of a broadcast's
- * block, which every node holds in the one message that brought it, are compared
- * once (the same words against the same block give the same answer).
+ * Node v holds block key?  Its words were checked when it arrived: verify() compared
+ * the message's words with the block's, and the checker every flit each receiver got
+ * with the message's words (a reduction's partial sums: check_sum()).
  */
-struct checked {
-	const uint64_t *words;
-	uint64_t key;
-};
-
-/* Node v holds block key, intact? */
-static int expect_block(const struct skeleton *sk, int v, uint64_t key, struct checked *last,
-			char *err, size_t len)
+static int expect_block(const struct skeleton *sk, int v, uint64_t key, char *err, size_t len)
 {
-	const struct held *h = holdings_find(&sk->held, held_key(v, key));
 	char b[48];
 
-	if (!h) {
-		snprintf(err, len, "node %d does not hold block %s", v, block_text(key, b, sizeof(b)));
-		return -1;
-	}
-	if (h->words && h->words == last->words && key == last->key)
+	if (holdings_has(&sk->held, held_key(v, key)))
 		return 0;
-	/* A reduction's words are partial sums: check_sum() checks them. */
-	for (int i = 0; h->words && sk->a->kind != COLL_REDUCE && i < block_len(sk, key); i++)
-		if (h->words[i] != word_of(sk, key, i)) {
-			snprintf(err, len, "node %d holds block %s with word %d = 0x%llx, not 0x%llx", v,
-				 block_text(key, b, sizeof(b)), i, (unsigned long long)h->words[i],
-				 (unsigned long long)word_of(sk, key, i));
-			return -1;
-		}
-	*last = (struct checked){ h->words, key };
-	return 0;
+	snprintf(err, len, "node %d does not hold block %s", v, block_text(key, b, sizeof(b)));
+	return -1;
 }
 
 static int check_sends(const struct skeleton *sk, char *err, size_t len)
@@ -779,7 +812,7 @@ static int check_sends(const struct skeleton *sk, char *err, size_t len)
 			else if (x->ready < x->n)
 				snprintf(err, len, "node %d: its send to %d (group %d) was never made: it "
 					 "waits for block %s", v, x->spec.dest, x->spec.group,
-					 block_text(sk->keys[x->first + x->ready] & ~KEY_WAIT, b, sizeof(b)));
+					 block_text(np->keys[x->first + x->ready] & ~KEY_WAIT, b, sizeof(b)));
 			else
 				snprintf(err, len, "node %d: its send to %d was never made (group %d, round %d)",
 					 v, x->spec.dest, x->spec.group, x->spec.round);
@@ -824,11 +857,11 @@ static int check_sum(const struct skeleton *sk, char *err, size_t len)
  * or ANY.
  */
 static int expect_all(const struct skeleton *sk, int v, int o_lo, int o_hi, int d,
-		      struct checked *last, char *err, size_t len)
+		      char *err, size_t len)
 {
 	for (int o = o_lo; o < o_hi; o++)
 		for (int ix = 0; o != v && ix < sk->blocks; ix++)
-			if (expect_block(sk, v, block_key(o, d, ix), last, err, len))
+			if (expect_block(sk, v, block_key(o, d, ix), err, len))
 				return -1;
 	return 0;
 }
@@ -836,7 +869,6 @@ static int expect_all(const struct skeleton *sk, int v, int o_lo, int o_hi, int 
 int skeleton_check(const struct skeleton *sk, char *err, size_t len)
 {
 	int root = sk->p.root, n = sk->nodes;
-	struct checked last = { NULL, 0 };
 
 	if (sk->error[0]) {
 		snprintf(err, len, "%s", sk->error);
@@ -847,21 +879,21 @@ int skeleton_check(const struct skeleton *sk, char *err, size_t len)
 	switch (sk->a->kind) {
 	case COLL_ONE_TO_ALL:
 		for (int v = 0; v < n; v++)
-			if (expect_all(sk, v, root, root + 1, BLOCK_ANY, &last, err, len))
+			if (expect_all(sk, v, root, root + 1, BLOCK_ANY, err, len))
 				return -1;
 		return 0;
 	case COLL_AAS:
 		for (int v = 0; v < n; v++)
-			if (expect_all(sk, v, 0, n, v, &last, err, len))
+			if (expect_all(sk, v, 0, n, v, err, len))
 				return -1;
 		return 0;
 	case COLL_AAB:
 		for (int v = 0; v < n; v++)
-			if (expect_all(sk, v, 0, n, BLOCK_ANY, &last, err, len))
+			if (expect_all(sk, v, 0, n, BLOCK_ANY, err, len))
 				return -1;
 		return 0;
 	case COLL_REDUCE:
-		if (expect_all(sk, root, 0, n, root, &last, err, len))
+		if (expect_all(sk, root, 0, n, root, err, len))
 			return -1;
 		return check_sum(sk, err, len);
 	}

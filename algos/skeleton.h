@@ -111,6 +111,11 @@ int plan_fail(struct plan *pl, const char *fmt, ...) __attribute__((format(print
 int plan_out_of_memory(struct plan *pl);
 /* The run's block shape, for plans that loop over blocks. */
 int plan_blocks(const struct plan *pl);	/* blocks per origin */
+/*
+ * Sends planned so far at this node.  A plan may make its sends as the run goes rather
+ * than all at the start (direx.c), so that only the sends in flight take memory.
+ */
+int plan_sends(const struct plan *pl);
 
 /*
  * One-to-all helper: an R send (IR if asked) of every block of the root, in group
@@ -126,6 +131,12 @@ struct transport {
 	/* Returns the message id (dense from 0), or -1 with a reason from error(). */
 	int (*send)(void *impl, int node, const struct send_req *r);
 	const char *(*error)(void *impl);
+	/*
+	 * The transport moves no payload (the contention-free evaluation): sends carry no
+	 * words (send_req.data NULL) and arrivals are not checked word by word, except a
+	 * reduction's partial sums, which the holdings keep.
+	 */
+	bool no_words;
 };
 
 struct skeleton;
@@ -143,5 +154,10 @@ bool skeleton_no_memory(const struct skeleton *sk);
 int skeleton_words(const struct skeleton *sk);
 /* Blocks per origin of this run (k, for an algorithm that cuts its message). */
 int skeleton_blocks(const struct skeleton *sk);
+/*
+ * The skeleton keeps no pointer into a message after its last event (no reduction):
+ * the simulation may free delivered messages (driver.release_messages).
+ */
+bool skeleton_releases_messages(const struct skeleton *sk);
 
 #endif

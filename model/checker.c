@@ -58,10 +58,7 @@ struct checker {
 	int n_pool, cap_pool;
 	int free_list;		/* free pool entries, linked by next; -1 if none */
 	struct rx_state *rx;		/* per node * channel */
-	uint64_t *head_cycle;		/* per node * channel: head of the reception */
 	uint64_t outstanding, deliveries, flits;
-	struct delivery *log;
-	int n_log, cap_log;
 	char error[512];
 };
 
@@ -89,8 +86,7 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	c->table = new_table(c->table_bits);
 	c->free_list = -1;
 	c->rx = malloc(sizeof(*c->rx) * (size_t)t->nodes * (size_t)channels);
-	c->head_cycle = calloc((size_t)t->nodes * (size_t)channels, sizeof(uint64_t));
-	if (!c->table || !c->rx || !c->head_cycle) {
+	if (!c->table || !c->rx) {
 		checker_destroy(c);
 		return NULL;
 	}
@@ -106,8 +102,6 @@ void checker_destroy(struct checker *c)
 	free(c->table);
 	free(c->pool);
 	free(c->rx);
-	free(c->head_cycle);
-	free(c->log);
 	free(c);
 }
 
@@ -260,20 +254,6 @@ static int take_expectation(struct checker *c, int node, flit_t f)
 	return id;
 }
 
-static void log_delivery(struct checker *c, int msg, int node, uint64_t head, uint64_t tail)
-{
-	if (c->n_log == c->cap_log) {
-		int cap = c->cap_log ? 2 * c->cap_log : 256;
-		struct delivery *p = realloc(c->log, sizeof(*p) * (size_t)cap);
-
-		if (!p)
-			return;	/* the log is informative; the counts stay right */
-		c->log = p;
-		c->cap_log = cap;
-	}
-	c->log[c->n_log++] = (struct delivery){ msg, node, head, tail };
-}
-
 /* Errors are rare: kept out of line, so the per-flit path stays short. */
 static __attribute__((cold, noinline, format(printf, 6, 7))) enum checker_result
 fail(struct checker *c, int node, int channel, uint64_t cycle, flit_t f, const char *fmt, ...)
@@ -328,13 +308,11 @@ check_head(struct checker *c, struct rx_state *rx, struct message **messages, in
 		c->deliveries++;
 		messages[id]->delivered++;
 		messages[id]->last_delivery = cycle;
-		log_delivery(c, id, node, cycle, cycle);
 		return CHECK_TAIL;
 	}
 	rx->msg = id;
 	rx->next = messages[id]->data;
 	rx->left = messages[id]->len - 1;
-	c->head_cycle[node * c->channels + channel] = cycle;
 	return CHECK_HEAD;
 }
 
@@ -371,7 +349,6 @@ enum checker_result checker_flit(struct checker *c, struct message **messages, i
 	c->deliveries++;
 	m->delivered++;
 	m->last_delivery = cycle;
-	log_delivery(c, rx->msg, node, c->head_cycle[node * c->channels + channel], cycle);
 	rx->msg = -1;
 	return CHECK_TAIL;
 }
@@ -380,12 +357,6 @@ uint64_t checker_outstanding(const struct checker *c) { return c->outstanding; }
 uint64_t checker_deliveries(const struct checker *c) { return c->deliveries; }
 uint64_t checker_flits(const struct checker *c) { return c->flits; }
 const char *checker_error(const struct checker *c) { return c->error; }
-
-const struct delivery *checker_log(const struct checker *c, int *count)
-{
-	*count = c->n_log;
-	return c->log;
-}
 
 struct missing {
 	int node, msg;

@@ -19,13 +19,6 @@
 
 struct checker;
 
-struct delivery {
-	int msg;
-	int node;
-	uint64_t head_cycle;
-	uint64_t tail_cycle;
-};
-
 struct checker *checker_create(const struct topology *t, int channels, unsigned width);
 void checker_destroy(struct checker *c);
 
@@ -54,6 +47,5 @@ const char *checker_error(const struct checker *c);
 /* Describe what is still missing (at most max lines). */
 void checker_report_missing(const struct checker *c, struct message **messages, FILE *out,
 			    int max);
-const struct delivery *checker_log(const struct checker *c, int *count);
 
 #endif

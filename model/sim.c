@@ -26,7 +26,6 @@ struct sim {
 	struct message **messages;
 	int n_messages, cap_messages;
 	unsigned *next_seq;		/* per source */
-	uint64_t tags_unused;
 
 	uint64_t now;			/* the cycle being simulated */
 	uint64_t idle_cycles;		/* watchdog */
@@ -34,7 +33,6 @@ struct sim {
 	bool any_send;
 	int *pending_done;		/* SEND_DONE events for the next cycle */
 	int n_pending_done, cap_pending_done;
-	uint64_t *tags;			/* per message: the driver's tag */
 
 	enum sim_status status;
 	bool stopped;
@@ -239,7 +237,6 @@ void sim_destroy(struct sim *s)
 	for (int i = 0; i < s->n_messages; i++)
 		free(s->messages[i]);	/* and its data */
 	free(s->messages);
-	free(s->tags);
 	free(s->next_seq);
 	free(s->pending_done);
 	free(s->report);
@@ -320,14 +317,10 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	if (s->n_messages == s->cap_messages) {
 		int cap = s->cap_messages ? 2 * s->cap_messages : 64;
 		struct message **p = realloc(s->messages, sizeof(*p) * (size_t)cap);
-		uint64_t *tg = realloc(s->tags, sizeof(*tg) * (size_t)cap);
 
-		if (p)
-			s->messages = p;
-		if (tg)
-			s->tags = tg;
-		if (!p || !tg)
+		if (!p)
 			return no_memory(s);
+		s->messages = p;
 		s->cap_messages = cap;
 	}
 	/* Given data words follow the message in one allocation; a pattern is not stored. */
@@ -364,8 +357,8 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	else
 		m->channel = unicast_next_port(t, node, r->dest);
 	m->send_cycle = s->now;
+	m->tag = r->tag;
 	s->messages[s->n_messages] = m;
-	s->tags[s->n_messages] = r->tag;
 	s->n_messages++;
 	if (checker_expect(s->checker, m) || ni_enqueue(s->ni, m, s->now))
 		return no_memory(s);
@@ -378,13 +371,21 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 static void emit(struct sim *s, const struct driver *d, enum sim_event_kind kind, int node,
 		 int msg)
 {
+	struct message *m = s->messages[msg];
 	struct sim_event ev = {
-		.kind = kind, .node = node, .cycle = s->now, .msg = s->messages[msg],
-		.tag = s->tags[msg],
+		.kind = kind, .node = node, .cycle = s->now, .msg = m, .tag = m->tag,
 	};
 
+	if (kind == EV_SEND_DONE)
+		m->send_done = true;
 	if (d && d->event)
 		d->event(d->ctx, s, &ev);
+	/* Its last event: delivered everywhere and SEND_DONE told (release_messages). */
+	if (d && d->release_messages && kind != EV_HEAD_ARRIVED && m->send_done &&
+	    m->delivered == m->receivers) {
+		s->messages[msg] = NULL;
+		free(m);
+	}
 }
 
 bool sim_quiescent(const struct sim *s)

@@ -84,6 +84,8 @@ struct message {
 	int receivers;			/* nodes that must receive it */
 	int delivered;			/* nodes that have received it whole */
 	uint64_t last_delivery;		/* cycle of the last tail arrival */
+	uint64_t tag;			/* send_req.tag */
+	bool send_done;			/* its SEND_DONE event has been reported */
 };
 
 struct send_req {
@@ -121,6 +123,13 @@ struct driver {
 	void (*tick)(void *ctx, struct sim *s);
 	/* Optional: false while the driver still has sends to make; NULL = done. */
 	bool (*finished)(void *ctx, const struct sim *s);
+	/*
+	 * The driver keeps no pointer to a message after its last event: the simulation
+	 * frees each message once it is delivered everywhere and its SEND_DONE is reported
+	 * (sim_message() then returns NULL), so a run's memory follows the messages in
+	 * flight, not all the messages sent.  The results are the same either way.
+	 */
+	bool release_messages;
 };
 
 /*
@@ -179,6 +188,7 @@ uint64_t sim_now(const struct sim *s);
 
 /* Send from node.  Returns the message id, or -1 with a reason in sim_error(). */
 int sim_send(struct sim *s, int node, const struct send_req *r);
+/* Message id, or NULL once released (driver.release_messages). */
 const struct message *sim_message(const struct sim *s, int id);
 int sim_message_count(const struct sim *s);
 

@@ -194,6 +194,13 @@ static long long closed_form(const char *name, const struct sim_config *cfg, int
 		return (p - 1) * (ts + 1) + (L - 1) * p * (p - 1) / 2;
 	if (!strcmp(name, "ringaas2"))
 		return p / 2 * (ts + 1) + (L - 1) * (p / 2) * (p / 2 + 1) / 2;
+	if (!strcmp(name, "torusaas2")) {
+		long long R1 = t->cols / 2, R2 = t->rows / 2;
+
+		/* ringaas2 on every row with r blocks per position, then every column with c. */
+		return R1 * (ts + 1) + (long long)t->rows * (L - 1) * R1 * (R1 + 1) / 2 +
+		       R2 * (ts + 1) + (long long)t->cols * (L - 1) * R2 * (R2 + 1) / 2;
+	}
 	if (!strcmp(name, "rowcol") && t->kind == TOPO_TORUS)
 		return ring_form(t->cols, t->rows, ts, L - 1) + ring_form(t->rows, t->cols, ts, L - 1);
 	if (!strcmp(name, "rowcol"))
@@ -257,7 +264,7 @@ static long long expected_messages(const char *name, const struct topology *t, i
 		return p * ilog2((int)p);
 	if (!strcmp(name, "quadexch") || !strcmp(name, "quadexchh"))
 		return p * 3 * ilog2(t->rows);
-	if (!strcmp(name, "rowcol"))
+	if (!strcmp(name, "rowcol") || !strcmp(name, "torusaas2"))
 		return p * (t->rows + t->cols - 2);
 	if (!strcmp(name, "irruns") || !strcmp(name, "irrunssf"))
 		return t->nodes / 2;
@@ -805,6 +812,8 @@ static void test_aas(void)
 		{ "binexch", { "torus:2x2", "torus:2x4", "torus:4x2", "torus:4x4", "torus:8x8" } },
 		{ "quadexch", { "torus:2x2", "torus:4x4", "torus:8x8", "torus:16x16" } },
 		{ "quadexchh", { "torus:2x2", "torus:4x4", "torus:8x8" } },
+		{ "torusaas2", { "torus:2x2", "torus:3x3", "torus:3x5", "torus:4x4", "torus:2x7",
+				 "torus:6x5", "torus:8x8" } },
 	};
 	static const int Ls[] = { 1, 2, 5 }, tss[] = { 1, 3, 10 };
 
@@ -826,6 +835,24 @@ static void test_aas(void)
 		exact_run("quadexch", "mesh:4x4", 2, 33, 0, &o2);
 		exact_run("rowcol", "torus:4x3", 2, 33, 0, &o2);
 		exact_run("quadexch", "torus:4x4", 2, 33, 0, &o2);
+		exact_run("torusaas2", "torus:5x4", 2, 33, 0, &o2);
+	}
+	/* Both ways round every ring beat one way (rowcol) and QUADEXCH on a torus. */
+	{
+		struct sim_config cfg;
+		struct algo_run two, one, quad, r;
+
+		do_run(algo_find("torusaas2"), "torus:8x8", 10, 17, 0, NULL, &cfg, &two);
+		do_run(algo_find("rowcol"), "torus:8x8", 10, 17, 0, NULL, &cfg, &one);
+		do_run(algo_find("quadexch"), "torus:8x8", 10, 17, 0, NULL, &cfg, &quad);
+		check(two.data_ok && one.data_ok && quad.data_ok && two.cycles < quad.cycles &&
+		      quad.cycles < one.cycles,
+		      "torus:8x8, L 17: torusaas2 %llu < quadexch %llu < rowcol %llu cycles",
+		      (unsigned long long)two.cycles, (unsigned long long)quad.cycles,
+		      (unsigned long long)one.cycles);
+		check(do_run(algo_find("torusaas2"), "mesh:4x4", 5, 3, 0, NULL, &cfg, &r) == -1 &&
+		      r.error[0] && !strchr(r.error, '\n'), "supports: torusaas2 on mesh:4x4 rejected: %s",
+		      r.error);
 	}
 	/* The wraparound shortens the mirror's phase 0: quadexch is faster on the torus. */
 	{
@@ -1047,7 +1074,7 @@ static const char *corrupt_error(void *impl)
 static void corrupt_start(void *ctx, struct sim *s)
 {
 	struct corrupt *c = ctx;
-	struct transport t = { c, corrupt_send, corrupt_error };
+	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error };
 
 	c->s = s;
 	skeleton_start(c->sk, &t);
@@ -1056,7 +1083,7 @@ static void corrupt_start(void *ctx, struct sim *s)
 static void corrupt_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
 	struct corrupt *c = ctx;
-	struct transport t = { c, corrupt_send, corrupt_error };
+	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error };
 
 	(void)s;
 	skeleton_event(c->sk, &t, ev);

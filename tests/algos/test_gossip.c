@@ -395,14 +395,14 @@ static const char *tx_error(void *impl) { return sim_error(impl); }
 
 static void sk_start(void *ctx, struct sim *s)
 {
-	struct transport t = { s, tx_send, tx_error };
+	struct transport t = { .impl = s, .send = tx_send, .error = tx_error };
 
 	skeleton_start(ctx, &t);
 }
 
 static void sk_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
-	struct transport t = { s, tx_send, tx_error };
+	struct transport t = { .impl = s, .send = tx_send, .error = tx_error };
 
 	skeleton_event(ctx, &t, ev);
 }
