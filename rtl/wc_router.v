@@ -539,13 +539,22 @@ module wc_router #(
       reg  [P*VcW-1:0] out_vc_q /* verilator public_flat_rd */;
       reg  [P*VcW-1:0] out_vc_d;
       wire [NIn-1:0]  sw_first = {NIn{1'b0}} | ({NIn{1'b1}} << sw_rr_q);
-      // The walk in two processes: the first decides, without any if, which inputs
-      // move (sw_go) and where the next walk starts (sw_rr_d); the second, whose
-      // branches test only per-input signals, does what the moves imply. One process
-      // whose branches test the links taken so far (used) is the same logic, but
-      // Yosys' proc_dlatch takes minutes to hours on it with V = 2 (a ring of 8:
-      // 28 s one-port, hours all-port); this form takes about a second.
+      // The walk in three processes: the first decides which inputs move (sw_go) and
+      // where the next walk starts (sw_rr_d), with no branch on the links taken so far;
+      // the other two do what the moves imply, without a branch on anything but
+      // constants. As one process with such branches (the same logic) Yosys 0.23's
+      // proc_dlatch took 28 s on a one-port ring node with V = 2 and did not finish in
+      // 27 min on an 8 x 8 torus node; so it takes seconds.
       reg  [NIn-1:0]  sw_go;  // input i moves this cycle
+      // Step 5 of every input, for both: a branch on a variable that an earlier
+      // iteration of the loop may have set (cur_m, used) is what proc_dlatch cannot cope
+      // with.
+      wire [NIn*NOut-1:0] sw_step5;
+      genvar gw;
+      for (gw = 0; gw < NIn; gw = gw + 1) begin : gen_step5
+        assign sw_step5[gw*NOut +: NOut] = route_q[gw*NOut +: NOut] |
+                                           (grant[gw] ? req[gw*NOut +: NOut] : {NOut{1'b0}});
+      end
       /* verilator tracing_off */
       reg  [P-1:0]    used;   // links taken by the inputs that moved so far
       reg  [P-1:0]    lk;     // the links of the input visited
@@ -554,7 +563,8 @@ module wc_router #(
                               // ready and no replication hold
       reg             lose;   // ... and one of its links is taken (InjectBug 15: never)
       reg  [NOut-1:0] sw_cur; // step 5 for the input visited
-      integer         wpass, wi, so, spass;
+      reg             hit;    // the input visited moves and loads the output visited
+      integer         wpass, wi, so, spass, vi;
       /* verilator tracing_on */
       always @* begin
         sw_go   = {NIn{1'b0}};
@@ -568,7 +578,7 @@ module wc_router #(
         for (wpass = 0; wpass < 2; wpass = wpass + 1) begin
           for (wi = 0; wi < NIn; wi = wi + 1) begin
             if (busy[wi] && (sw_first[wi] == (wpass == 0))) begin
-              sw_cur = route_q[wi*NOut +: NOut] | (grant[wi] ? req[wi*NOut +: NOut] : {NOut{1'b0}});
+              sw_cur = sw_step5[wi*NOut +: NOut];
               for (so = 0; so < P; so = so + 1) begin
                 lk[so] = |sw_cur[so*V +: V];
               end
@@ -583,39 +593,47 @@ module wc_router #(
           end
         end
       end
+      // Steps 5, 6 and 9 per input: independent of the other inputs.
       always @* begin
-        move        = {NIn{1'b0}};
-        route_d     = route_q;
+        move      = {NIn{1'b0}};
+        route_d   = route_q;
+        cur_m     = {NOut{1'b0}};
+        vout_sent = {NOut{1'b0}};
+        for (vi = 0; vi < NIn; vi = vi + 1) begin
+          cur_m     = sw_step5[vi*NOut +: NOut];
+          move[vi]  = sw_go[vi];
+          vout_sent = vout_sent | (cur_m & {NOut{sw_go[vi]}});
+          // Step 9: the tail releases the route.
+          route_d[vi*NOut +: NOut] = !busy[vi] ? route_q[vi*NOut +: NOut] :
+                                     (sw_go[vi] && hol_tail[vi]) ? {NOut{1'b0}} : cur_m;
+        end
+      end
+      // Step 7, control, in the walk's order (with InjectBug 15 two inputs can load one
+      // link; the later one in the walk wins): the outputs route() can give an input
+      // (poss_out is a constant here) load its flit.
+      always @* begin
         out_valid_d = {NPhy{1'b0}};
         xbar_sel    = {NPhy*SelW{1'b0}};
-        cur_m       = {NOut{1'b0}};
-        vout_sent   = {NOut{1'b0}};
         out_vc_d    = out_vc_q;
+        hit         = 1'b0;
         for (spass = 0; spass < 2; spass = spass + 1) begin
           for (mi = 0; mi < NIn; mi = mi + 1) begin
-            if (busy[mi] && (sw_first[mi] == (spass == 0))) begin
-              cur_m = route_q[mi*NOut +: NOut] | (grant[mi] ? req[mi*NOut +: NOut] : {NOut{1'b0}});
-              route_d[mi*NOut +: NOut] = cur_m;
-              if (sw_go[mi]) begin
-                move[mi]   = 1'b1;
-                vout_sent  = vout_sent | cur_m;
-                if (hol_tail[mi]) begin
-                  route_d[mi*NOut +: NOut] = {NOut{1'b0}};
-                end
-                for (mo = 0; mo < NOut; mo = mo + 1) begin
-                  if (poss_out(mi, mo) && cur_m[mo]) begin
-                    if (mo < PV) begin
-                      out_valid_d[mo / V] = 1'b1;
-                      xbar_sel[(mo / V)*SelW +: SelW] = mi[SelW-1:0];
-                      // InjectBug 16: the link keeps the class of its last flit.
-                      if (InjectBug != 16) begin
-                        out_vc_d[(mo / V)*VcW +: VcW] = vc_of(mo);
-                      end
-                    end else begin
-                      out_valid_d[mo - PV + P] = 1'b1;
-                      xbar_sel[(mo - PV + P)*SelW +: SelW] = mi[SelW-1:0];
-                    end
+            for (mo = 0; mo < NOut; mo = mo + 1) begin
+              if (poss_out(mi, mo)) begin
+                hit = sw_go[mi] && (sw_first[mi] == (spass == 0)) && sw_step5[mi*NOut + mo];
+                if (mo < PV) begin
+                  out_valid_d[mo / V] = out_valid_d[mo / V] | hit;
+                  xbar_sel[(mo / V)*SelW +: SelW] = hit ? mi[SelW-1:0] :
+                                                    xbar_sel[(mo / V)*SelW +: SelW];
+                  // InjectBug 16: the link keeps the class of its last flit.
+                  if (InjectBug != 16) begin
+                    out_vc_d[(mo / V)*VcW +: VcW] = hit ? vc_of(mo) :
+                                                    out_vc_d[(mo / V)*VcW +: VcW];
                   end
+                end else begin
+                  out_valid_d[mo - PV + P] = out_valid_d[mo - PV + P] | hit;
+                  xbar_sel[(mo - PV + P)*SelW +: SelW] = hit ? mi[SelW-1:0] :
+                                                         xbar_sel[(mo - PV + P)*SelW +: SelW];
                 end
               end
             end
