@@ -118,8 +118,9 @@ static inline void move(struct router *r, struct xbar *x, int i, flit_t f, uint3
 {
 	x->move |= 1u << i;
 	x->out_valid |= outs;
+	/* 7. out_flit_d = out_flit_q loaded in place (struct router_output). */
 	for (uint32_t o = outs; o; o &= o - 1)
-		r->out[__builtin_ctz(o)].flit_d = f;
+		r->out[__builtin_ctz(o)].flit_q = f;
 	/* 9. The tail gives the outputs back. */
 	if (flit_is_tail(f))
 		x->release |= 1u << i;
@@ -434,26 +435,18 @@ void router_commit(struct router *r)
 		commit_holds(r);
 
 	/*
-	 * Output registers: out_flit loads only when a flit is sent.  With V > 1 a link's
-	 * register is one for its V virtual outputs (section 12): every one of them
-	 * shows it; out_vc_q loads with it.
+	 * Output registers: out_flit loads only when a flit is sent, and router_eval()
+	 * has loaded it (struct router_output).  With V > 1 a link's register is one for
+	 * its V virtual outputs (section 12): every one of them shows it; out_vc_q loads
+	 * with it.
 	 */
 	if (r->n_vc > 1) {
-		for (m = r->out_valid_d; m; m &= m - 1) {
+		for (m = r->out_valid_d & ((1u << r->n_link) - 1); m; m &= m - 1) {
 			int o = __builtin_ctz(m);
 
-			if (o < r->n_link) {
-				for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
-					r->out[c].flit_q = r->out[o].flit_d;
-				r->out_vc_q[o / r->n_vc] = (uint8_t)(o % r->n_vc);
-			} else
-				r->out[o].flit_q = r->out[o].flit_d;
-		}
-	} else {
-		for (m = r->out_valid_d; m; m &= m - 1) {
-			int o = __builtin_ctz(m);
-
-			r->out[o].flit_q = r->out[o].flit_d;
+			for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
+				r->out[c].flit_q = r->out[o].flit_q;
+			r->out_vc_q[o / r->n_vc] = (uint8_t)(o % r->n_vc);
 		}
 	}
 	r->out_valid_q = r->out_valid_d;
