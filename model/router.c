@@ -278,7 +278,6 @@ void router_eval(struct router *r, uint64_t cycle)
 	flit_t hol[ROUTER_MAX_IO];
 
 	x.move = x.out_valid = x.release = x.eligible = 0;
-	r->sw_rr_d = r->sw_rr_q;
 	/* 2. An output is ready if it has a credit, or one arrives this cycle. */
 	ready = r->has_credit_q | credit_in;
 
@@ -448,10 +447,15 @@ void router_commit(struct router *r)
 				r->out[c].flit_q = r->out[o].flit_q;
 			r->out_vc_q[o / r->n_vc] = (uint8_t)(o % r->n_vc);
 		}
+		/*
+		 * sw_rr_d equals sw_rr_q after every commit, so router_eval() need not
+		 * copy it (switch_allocate() alone changes it), and with V = 1 neither is
+		 * touched: they are off the cache lines a streaming router uses.
+		 */
+		r->sw_rr_q = r->sw_rr_d;
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;
-	r->sw_rr_q = r->sw_rr_d;
 }
 
 int router_buffered(const struct router *r)
