@@ -213,9 +213,16 @@ static __attribute__((noinline)) void
 start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *hol,
 	       uint32_t ready, uint64_t cycle)
 {
-	int rr = (int)(cycle % (uint64_t)r->n_in);
-	uint32_t order[2] = { heads & (~0u << rr), heads & ~(~0u << rr) };
+	uint32_t order[2] = { heads, 0 };
 	uint32_t taken = r->owned_q, granted = 0, conflicted = 0;
+
+	/* The rotation orders two heads or more; one alone needs no division. */
+	if (heads & (heads - 1)) {
+		int rr = (int)(cycle % (uint64_t)r->n_in);
+
+		order[0] = heads & (~0u << rr);
+		order[1] = heads & ~(~0u << rr);
+	}
 
 	for (uint32_t m = heads & ~r->routed; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
