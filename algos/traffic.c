@@ -21,6 +21,7 @@ struct traffic {
 	double msg_prob;	/* per node per cycle */
 	uint64_t next_slot;	/* next (cycle * nodes + node) with an arrival */
 	bool b_pending;		/* a broadcast waits for the network to drain */
+	bool b_path;		/* it is a path broadcast */
 	int b_root;
 	struct bcast_gate gate;	/* the broadcast in flight */
 	uint64_t messages, broadcasts;
@@ -113,7 +114,8 @@ static void tick(void *ctx, struct sim *s)
 	if (bcast_gate_busy(&t->gate, s))
 		return;			/* no sends while a broadcast is in flight */
 	if (t->b_pending) {
-		struct send_req r = { .type = HDR_B, .len = random_len(t), .channel = -1 };
+		struct send_req r = { .type = HDR_B, .ir = t->b_path, .len = random_len(t),
+				      .channel = -1 };
 
 		if (!bcast_gate_ready(&t->gate, s))
 			return;		/* wait for the network to drain */
@@ -135,6 +137,8 @@ static void tick(void *ctx, struct sim *s)
 		if (t->p.b_fraction > 0 && uniform01(t) < t->p.b_fraction) {
 			t->b_pending = true;
 			t->b_root = src;
+			/* Drawn only if asked for: runs without path broadcasts stay as they were. */
+			t->b_path = t->p.path_fraction > 0 && uniform01(t) < t->p.path_fraction;
 			return;
 		}
 

@@ -7,7 +7,9 @@
  * until its tail passes, and concurrent broadcasts, or a broadcast and e-cube
  * unicasts, can deadlock), through bcast_gate.h: a B message is sent only when
  * nothing else is in flight, and no other message is sent until it has been
- * delivered everywhere.
+ * delivered everywhere.  A broadcast is the replication tree's, or (path_fraction)
+ * the path broadcast (B with IR, docs/microarchitecture.md section 8; hypercubes and
+ * meshes), which is deadlock-free alone and so under the same gate.
  */
 #ifndef WORMCAST_TRAFFIC_H
 #define WORMCAST_TRAFFIC_H
@@ -24,6 +26,7 @@ struct traffic_params {
 	uint64_t cycles;	/* injection window: sends happen in cycles [0, cycles) */
 	double ir_fraction;	/* fraction of unicasts sent with IR */
 	double b_fraction;	/* fraction of messages that are broadcasts */
+	double path_fraction;	/* fraction of the broadcasts sent as path broadcasts */
 	uint64_t seed;
 	bool random_channel;	/* each message names a random injection channel */
 };

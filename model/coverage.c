@@ -326,10 +326,15 @@ static void walk_unicast(struct reach_walk *w, int s, int d, bool ir)
 	}
 }
 
-static void walk_broadcast(struct reach_walk *w, int s)
+/*
+ * A broadcast from root s: the replication tree, or (path) the path broadcast of
+ * section 8, whose links form one path (two from a mesh root inside the
+ * boustrophedon) and so a tree as well: the same walk over its edges.
+ */
+static void walk_broadcast(struct reach_walk *w, int s, bool path)
 {
 	const struct topology *t = &w->sp->topo;
-	flit_t head = walk_head(w->p, HDR_B, false, s, s);
+	flit_t head = walk_head(w->p, HDR_B, path, s, s);
 	uint32_t links = (1u << w->sp->ports) - 1;
 	int n = 0, k = 0;
 
@@ -352,8 +357,9 @@ static void walk_broadcast(struct reach_walk *w, int s)
 
 /*
  * The sources whose routes are walked.  A hypercube's routes depend on address xor
- * node only (e-cube, and the replication tree of Jeon & Kim's Algorithm B), so the
- * routes from node 0 are those of every source, moved: one source suffices.  A mesh
+ * node only (e-cube, the replication tree of Jeon & Kim's Algorithm B and the path
+ * broadcast's Gray code from the root), so the routes from node 0 are those of every
+ * source, moved: one source suffices.  A mesh
  * of up to 1024 nodes is walked from every source; a larger one from the rows and
  * columns at and next to its borders and its middle, which see every kind of route
  * (a port pair, a fan-out, a level depends on the directions a route takes and on the
@@ -402,7 +408,10 @@ int cov_reachable_ex(const struct cov_space *sp, const struct router_params *p, 
 				walk_unicast(&w, s, d, false);
 				walk_unicast(&w, s, d, true);
 			}
-		walk_broadcast(&w, s);
+		walk_broadcast(&w, s, false);
+		/* Section 8 defines it on hypercubes and meshes only. */
+		if (t->kind == TOPO_HYPERCUBE || t->kind == TOPO_MESH)
+			walk_broadcast(&w, s, true);
 	}
 	/* What depends on two inputs of one router: arbitration, concurrent delivery. */
 	for (int slot = 0; slot < slots; slot++) {

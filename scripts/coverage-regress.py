@@ -18,6 +18,8 @@ reachable bins with a count of 0) decide the next run's configuration and knobs:
   back-to-back                                 --startup 1, short messages, higher rate
   ir ...                                       --ir-fraction 0.5 (all-port only)
   B pairs, fanout, tree level, hold            --b-fraction 0.05
+  B pairs                                      --path-fraction 0.5 (half of them path
+                                               broadcasts: the pairs only a path takes)
 
 Every run is a cosimulation by default, so every bin is measured from the RTL's own
 registers and checked against the model's counts (every configuration's RTL is built
@@ -44,8 +46,8 @@ CONFIGS = {
 }
 
 # The generator's plain settings, where every topology starts.
-PLAIN = {"rate": 0.2, "flits": "1-16", "ir": 0.0, "b": 0.002, "sink": 0.0, "startup": 10,
-         "injection": "first-hop"}
+PLAIN = {"rate": 0.2, "flits": "1-16", "ir": 0.0, "b": 0.002, "path": 0.0, "sink": 0.0,
+         "startup": 10, "injection": "first-hop"}
 
 
 def wormcast(*args):
@@ -75,6 +77,8 @@ def steer(knobs, holes, config):
             k["ir"] = 0.5
         if h.startswith(("B ", "fanout", "tree level", "hold")):
             k["b"] = 0.05
+        if h.startswith("B "):
+            k["path"] = 0.5
     return k
 
 
@@ -82,7 +86,8 @@ def run_one(topo, config, knobs, seed, cycles, engine, out):
     ir = knobs["ir"] if config != "one-port" else 0.0  # IR deadlocks one-port routers
     args = ["traffic", "--topology", topo, *CONFIGS[config], "--rate", str(knobs["rate"]),
             "--flits", knobs["flits"], "--cycles", str(cycles), "--ir-fraction", str(ir),
-            "--b-fraction", str(knobs["b"]), "--sink-stall", str(knobs["sink"]),
+            "--b-fraction", str(knobs["b"]), "--path-fraction", str(knobs["path"]),
+            "--sink-stall", str(knobs["sink"]),
             "--startup", str(knobs["startup"]), "--injection", knobs["injection"],
             "--seed", str(seed), "--engine", engine, "--coverage", out, "--json"]
     r = wormcast(*args)
@@ -97,7 +102,7 @@ def regress(topo, args):
     order = list(CONFIGS)  # every configuration once, then where the holes are
     failed = 0
     print("== %s" % topo)
-    print("%4s  %-15s %-62s %5s %5s" % ("run", "configuration", "knobs", "new", "holes"))
+    print("%4s  %-15s %-71s %5s %5s" % ("run", "configuration", "knobs", "new", "holes"))
     holes = None
     for n in range(args.runs):
         if n < len(order):
@@ -123,10 +128,10 @@ def regress(topo, args):
         r = wormcast("coverage", *files, "--output", merged, "--json")
         holes, _ = holes_of(merged)
         k = knobs[config]
-        desc = "rate %.1f flits %s ir %.1f b %.3f sink %.1f t_s %d inj %s" % (
-            k["rate"], k["flits"], k["ir"] if config != "one-port" else 0, k["b"], k["sink"],
-            k["startup"], k["injection"])
-        print("%4d  %-15s %-62s %5d %5d" % (n, config, desc, len(new), len(holes)))
+        desc = "rate %.1f flits %s ir %.1f b %.3f path %.1f sink %.1f t_s %d inj %s" % (
+            k["rate"], k["flits"], k["ir"] if config != "one-port" else 0, k["b"], k["path"],
+            k["sink"], k["startup"], k["injection"])
+        print("%4d  %-15s %-71s %5d %5d" % (n, config, desc, len(new), len(holes)))
         if not holes and n + 1 >= len(order):
             break
     r = wormcast("coverage", *files)

@@ -8,26 +8,38 @@ Each mutant is ONE operator mutation of rtl/ (docs/verification.md, "Mutation sc
   ==  <-> !=          relational  <  -> <=,  <= -> <,  >  -> >=,  >= -> >
   &   <-> |           &&  <-> ||           constants: a literal's lowest bit flipped
   a dropped negation (! or ~)
-applied to the synthesizable logic of wc_router.v, wc_route.v, wc_fifo.v, wc_hypercube.v
-and wc_mesh.v. Not mutated: comments, the module headers (ports), parameter defaults
-(every build sets them), for-loop bounds, part-select indices, the checks (`ifdef FORMAL,
-`ifndef SYNTHESIS, `WC_ASSERT) and the InjectBug test hooks (the faults the
-cosimulation's self-test injects on purpose, tests/test_cosim.py bugs; a mutant of a
-hook is a mutant of a build that the regression does not use).
+applied to the synthesizable logic of wc_router.v, wc_route.v, wc_fifo.v and of the
+network tops wc_hypercube.v, wc_mesh.v and wc_torus.v. Not mutated: comments, the module
+headers (ports), parameter defaults (every build sets them), for-loop bounds, part-select
+indices, the checks (`ifdef FORMAL, `ifndef SYNTHESIS, `WC_ASSERT) and the InjectBug test
+hooks (the faults the cosimulation's self-test injects on purpose, tests/test_cosim.py
+bugs; a mutant of a hook is a mutant of a build that the regression does not use).
 
-For each mutant the script lints the mutated file (verilator --lint-only -Wall, the
-project's standard: a mutant that does not lint is STILLBORN), then runs the short
-cosimulation regression (REGRESSION: algorithms and random traffic on Q_3, Q_4 and a
-3x3 mesh, every register compared every cycle) with WORMCAST_RTL_DIR pointing at a copy
-of rtl/ with the mutation: wormcast builds every configuration a run needs from it on
-first use, in a cache of the worker's own that is emptied after each mutant (a build
-that fails: STILLBORN). The first run that fails KILLS the mutant. A mutant that passes
-every run SURVIVED; it is then either argued equivalent in
-scripts/mutate-equivalent.txt (its key, a tab, the argument; docs/verification.md
-summarises them) or a gap of the regression, which the next test closes. The exit code
-is 0 iff every survivor is argued equivalent (and no argument names a mutant that was
-killed or no longer exists). The mutants are taken from the files in turn, so that a
-run stopped early (Ctrl-C; --resume goes on) has verdicts of every file.
+The regression (REGRESSION) is a list of entries per group of files (the router modules
+through the router array, the network tops through their own builds); an entry is the
+runs that share ONE build, i.e. one configuration (topology, port model, T_r, orders,
+virtual channels, depth): algorithms and random traffic on Q_4, 3 x 3 and 3 x 4 meshes,
+a ring and tori, every register compared every cycle. First, once per invocation, every
+run passes with the unmutated RTL, and the manifest of each entry's build gives
+Verilator's exact options (so the script names no parameter itself). Then, per mutant:
+
+  1. Verilator's lint (-Wall, in the build's options) in every configuration whose
+     sources include the mutated file: a message makes it STILLBORN (the project's
+     standard: the RTL lints clean); so does a build that fails.
+  2. Entry by entry (the most likely to kill first): Verilator's C++ for that
+     configuration (a fraction of a second).  If it is byte for byte the original's
+     (the waveform trace's functions aside: no run writes a VCD), the plugin runs as
+     the original's, whose runs pass: the entry is skipped (counted "identical").  Otherwise wormcast builds it (WORMCAST_RTL_DIR = a copy of rtl/ with
+     the mutation, a cache of the worker's own) and runs the entry's runs; the first run
+     that fails KILLS the mutant.
+  3. A mutant that no entry kills SURVIVED: every run of the regression passes on it.
+     It is then either argued equivalent in scripts/mutate-equivalent.txt (its key, a
+     tab, the argument; docs/verification.md summarises them) or a gap of the
+     regression, which the next entry or run closes.
+
+The exit code is 0 iff every survivor is argued equivalent (and no argument names a
+mutant that was killed or no longer exists). The mutants are taken from the files in
+turn, so that a run stopped early (Ctrl-C; --resume goes on) has verdicts of every file.
 
 Output: one line per mutant on stdout, the summary, and DIR/mutants.json
 (default build-mutate/); DIR/results.json keeps the verdicts for --resume.
@@ -58,12 +70,8 @@ FILES = {
     "wc_router.v": "router",
     "wc_hypercube.v": "top",
     "wc_mesh.v": "top",
+    "wc_torus.v": "top",
 }
-
-# The configurations a mutated file is linted with (verilator --lint-only -Wall).
-LINT_CONFIGS = {"wc_fifo.v": ["hc4_ap"], "wc_route.v": ["hc4_ap", "m3x3_op_rd_td"],
-                "wc_router.v": ["hc4_ap", "m3x3_op", "hc4_ap_tr2"],
-                "wc_hypercube.v": ["hc3_ap", "hc4_op"], "wc_mesh.v": ["m3x3_ap", "m3x3_op"]}
 
 # The short cosimulation regression: the quickest and the most likely to fail first.
 TRAFFIC = ["--rate", "0.3", "--flits", "1-8", "--cycles", "1500", "--ir-fraction", "0.3",
@@ -80,9 +88,14 @@ def algo(topo, name, flits, root, *extra):
             "--root", str(root), "--startup", "3"] + list(extra)
 
 
-# Per group and stage, the runs (each needs a configuration of that stage's build).
+# Per group, the BUILDS of the regression in the order they are tried (the most likely
+# to kill first), each with the runs that use it: every run of an entry needs the same
+# configuration (check_original verifies it: one build per entry), so that a mutant
+# whose Verilated code for that configuration is the original's can skip the entry
+# (Worker.run_mutant).
+ROUTER_RING = ["--flits", "1-8", "--b-fraction", "0.01"]
 REGRESSION = {
-    "router": [[
+    "router": [[  # Q_4 all-port
         traffic("hypercube:4"),
         traffic("hypercube:4", "--rate", "0.6", seed=4),
         algo("hypercube:4", "pbcast", 9, 5),
@@ -92,35 +105,73 @@ REGRESSION = {
         algo("hypercube:4", "aabbcast", 3, 0),
         algo("hypercube:4", "hampath", 3, 9),
         traffic("hypercube:4", "--flits", "1-2", "--rate", "0.8", seed=5),
-    ], [
+    ], [  # 3 x 3 mesh all-port
         traffic("mesh:3x3"),
         traffic("mesh:3x3", "--rate", "0.6", seed=3),
         algo("mesh:3x3", "pbcast", 9, 4),
         algo("mesh:3x3", "irrowcol", 5, 7),
         algo("mesh:3x3", "hampath", 3, 4),
         traffic("mesh:3x3", "--flits", "1-2", "--rate", "0.8", seed=6),
-    ], [
+    ], [  # ring of 8, two virtual channels (the dateline classes)
+        traffic("ring:8", *ROUTER_RING),
+        traffic("ring:8", "--rate", "0.6", *ROUTER_RING, seed=2),
+        algo("ring:8", "pbcast", 9, 5),
+        algo("ring:8", "ringaas2", 5, 0),
+    ], [  # 4 x 4 torus, two virtual channels
+        traffic("torus:4x4", *ROUTER_RING),
+        traffic("torus:4x4", "--rate", "0.6", *ROUTER_RING, seed=3),
+        algo("torus:4x4", "pbcast", 9, 6),
+        algo("torus:4x4", "aabham2", 5, 0),
+    ], [  # Q_4 one-port
         traffic("hypercube:4", "--one-port", "--ir-fraction", "0"),
-        traffic("hypercube:4", "--replication-cost", "2"),
-        traffic("hypercube:4", "--route-order", "descending", "--tree-order", "ascending"),
-        traffic("mesh:3x3", "--replication-cost", "1", "--route-order", "descending",
-                "--tree-order", "descending"),
+        traffic("hypercube:4", "--one-port", "--ir-fraction", "0", "--rate", "0.6", seed=7),
         algo("hypercube:4", "sbt", 5, 9),
+    ], [  # Q_4, replication cost 2
+        traffic("hypercube:4", "--replication-cost", "2"),
         algo("hypercube:4", "pbcast", 9, 6, "--replication-cost", "2"),
+    ], [  # Q_4, the other dimension orders
+        traffic("hypercube:4", "--route-order", "descending", "--tree-order", "ascending"),
+    ], [  # 3 x 4 mesh (not square), replication cost 1, the other dimension orders
+        traffic("mesh:3x4", "--replication-cost", "1", "--route-order", "descending",
+                "--tree-order", "descending"),
+    ], [  # 4 x 4 torus, three virtual channels (B in a class of its own)
+        traffic("torus:4x4", "--virtual-channels", "3", *ROUTER_RING, seed=4),
+    ], [  # 3 x 5 torus, buffer depth 2 (the smallest FIFO)
+        traffic("torus:3x5", "--buffer-depth", "2", *ROUTER_RING, seed=5),
+    ], [  # 3 x 3 mesh one-port
+        traffic("mesh:3x3", "--one-port", "--ir-fraction", "0.2", seed=8),
+    ], [  # ring of 8 one-port
+        algo("ring:8", "ringaas1", 3, 0),
+        traffic("ring:8", "--one-port", "--ir-fraction", "0", *ROUTER_RING, seed=6),
     ]],
     "top": [[
         traffic("hypercube:3", "--rtl-top"),
-        traffic("mesh:3x3", "--rtl-top"),
-        traffic("hypercube:4", "--rtl-top"),
-        algo("hypercube:3", "pbcast", 9, 5, "--rtl-top"),
-        algo("mesh:3x3", "pbcast", 9, 4, "--rtl-top"),
         traffic("hypercube:3", "--rtl-top", "--rate", "0.7", seed=2),
-        traffic("mesh:3x3", "--rtl-top", "--rate", "0.7", seed=3),
+        algo("hypercube:3", "pbcast", 9, 5, "--rtl-top"),
+    ], [  # not square: rows and columns are not interchangeable (small: a network
+        # top's build grows with its routers)
+        traffic("mesh:2x3", "--rtl-top"),
+        traffic("mesh:2x3", "--rtl-top", "--rate", "0.7", seed=3),
+        algo("mesh:2x3", "pbcast", 9, 4, "--rtl-top"),
+    ], [
+        traffic("ring:4", "--rtl-top", *ROUTER_RING),
+        algo("ring:4", "pbcast", 9, 1, "--rtl-top"),
+    ], [
+        traffic("torus:2x3", "--rtl-top", *ROUTER_RING),
+        algo("torus:2x3", "pbcast", 9, 4, "--rtl-top"),
+    ], [  # Q_2 (Dim / 2 = 1 and Dim / 3 = 0: the generate hierarchy's split)
+        traffic("hypercube:2", "--rtl-top", "--one-port", "--ir-fraction", "0"),
+    ], [
+        traffic("mesh:3x2", "--rtl-top", "--one-port", "--ir-fraction", "0"),
+    ], [
+        traffic("ring:3", "--rtl-top", "--one-port", "--ir-fraction", "0", *ROUTER_RING),
     ]],
 }
-# Seconds; a mutant that hangs a run is killed by it.  The first run of a configuration
-# builds it (a minute or two on a busy 2-core machine).
+# Seconds; a mutant that hangs a run is killed by it.  The first run of an entry builds
+# its configuration first (a few seconds on an idle machine, minutes for a network top on
+# a busy one): a timeout before the build is complete decides nothing.
 RUN_TIMEOUT = 600
+BUILD_TIMEOUT = 3600
 
 
 # ---------------------------------------------------------------------------------------
@@ -328,113 +379,199 @@ def describe(m):
 # does not fill); the builds of the original RTL, for the check that every run passes
 # without a mutant, are in one more cache, kept.
 # ---------------------------------------------------------------------------------------
-def rtl_copy(path):
-    """A copy of rtl/ (.v and .vh) in path, made or refreshed."""
+def rtl_copy(path, src=RTL):
+    """A copy of the .v and .vh files of src (default rtl/) in path, made or refreshed."""
     os.makedirs(path, exist_ok=True)
-    for f in os.listdir(RTL):
+    for f in os.listdir(src):
         if f.endswith((".v", ".vh")):
-            shutil.copyfile(os.path.join(RTL, f), os.path.join(path, f))
+            shutil.copyfile(os.path.join(src, f), os.path.join(path, f))
+
+
+class Build:
+    """One configuration of the regression as wormcast builds it: Verilator and its exact
+    options, read from the manifest of the original's cached build (cosim/rtl_cache.h), so
+    that the script names no parameter itself; digest: Verilator's C++ for the original."""
+
+    def __init__(self, manifest):
+        self.verilator = self.options = self.module = None
+        for line in open(manifest):
+            if line.startswith("verilator options "):
+                self.options = line.split()[2:]
+            elif line.startswith("verilator "):
+                self.verilator = line.split()[1]
+            elif line.startswith("module "):
+                self.module = line.split()[1]
+        if not (self.verilator and self.options and self.module):
+            raise SystemExit("mutate: %s: not a build manifest this script knows" % manifest)
+        self.label = " ".join(o[2:] for o in self.options if o.startswith("-G"))
+        self.digest = None
+        self.reads = set()  # the files Verilator read for the original
+
+    def verilate(self, rtl, scratch, lint_only=False):
+        """Verilator on the .v/.vh of rtl with this build's options, in scratch (the same
+        relative paths every time, so that two runs are comparable byte for byte):
+        (None, digest of the C++ it wrote) or (its first message, None)."""
+        shutil.rmtree(scratch, ignore_errors=True)
+        rtl_copy(os.path.join(scratch, "src", "rtl"), rtl)
+        opts = self.options
+        if lint_only:
+            opts = [o for o in opts if o not in ("--cc", "--sc")] + ["--lint-only"]
+        cmd = [self.verilator] + opts + ["-Mdir", "obj", "-y", "src/rtl", "-Isrc/rtl",
+                                         "src/rtl/%s.v" % self.module]
+        r = subprocess.run(cmd, cwd=scratch, capture_output=True, text=True)
+        if r.returncode != 0:
+            msg = [l for l in r.stderr.splitlines() if l.startswith("%")]
+            return (msg[0] if msg else r.stderr.strip()[:200]).replace("src/rtl/", ""), None
+        if lint_only:
+            return None, None
+        h = hashlib.sha256()
+        obj = os.path.join(scratch, "obj")
+        # Its dependency list: "targets : verilator_bin ... wc_router.v ...".
+        with open(os.path.join(obj, "Vwc__ver.d")) as f:
+            self.last_reads = {os.path.basename(w) for w in f.read().split(":", 1)[1].split()}
+        for f in sorted(os.listdir(obj)):
+            # The generated code; not the dependency lists (Vwc__ver.d, __verFiles.dat:
+            # timestamps), which the builder does not compile, nor the waveform trace's
+            # functions (Vwc__Trace*: declarations and dumps, called only while a run
+            # writes a VCD, which no run of the regression does; a parameter's value,
+            # traced as a signal, changes them and nothing else).
+            if f.endswith((".cpp", ".h")) and "__Trace" not in f:
+                h.update(f.encode() + b"\0" + open(os.path.join(obj, f), "rb").read())
+        return None, h.hexdigest()
+
+
+class Original:
+    """The regression's builds of the unmutated RTL: every run passes with them (a run
+    that fails without a mutant would kill every mutant), and every entry of
+    REGRESSION[group] uses exactly ONE build, whose Verilator options it keeps."""
+
+    def __init__(self, out, wormcast):
+        self.base = os.path.join(out, "original")
+        self.wormcast = wormcast
+        self.lock = threading.Lock()
+        self.groups = {}
+
+    def builds(self, group):
+        with self.lock:
+            if group not in self.groups:
+                self.groups[group] = self._check(group)
+            return self.groups[group]
+
+    def _check(self, group):
+        rtl = os.path.join(self.base, "rtl")
+        shutil.rmtree(rtl, ignore_errors=True)
+        rtl_copy(rtl)
+        sources = hashlib.sha1()
+        for f in sorted(os.listdir(rtl)):
+            sources.update(f.encode() + open(os.path.join(rtl, f), "rb").read())
+        builds = []
+        for k, runs in enumerate(REGRESSION[group]):
+            # A cache per entry and per version of the RTL and the runs: kept between
+            # invocations; one of an older version is removed.
+            tag = hashlib.sha1((sources.hexdigest() + json.dumps(runs)).encode()).hexdigest()[:12]
+            cache = os.path.join(self.base, "cache-%s%d-%s" % (group, k, tag))
+            for old in os.listdir(self.base):
+                if old.startswith("cache-%s%d-" % (group, k)) and old != os.path.basename(cache):
+                    shutil.rmtree(os.path.join(self.base, old), ignore_errors=True)
+            env = dict(os.environ, WORMCAST_RTL_DIR=rtl, XDG_CACHE_HOME=cache)
+            t0 = time.time()
+            r = regress(self.wormcast, runs, env)
+            if r:
+                raise SystemExit("mutate: the unmutated RTL fails: wormcast %s: %s" % r[:2])
+            top = os.path.join(cache, "wormcast", "rtl")
+            manifests = [os.path.join(top, d, "manifest.txt") for d in sorted(os.listdir(top))
+                         if os.path.exists(os.path.join(top, d, "manifest.txt"))]
+            if len(manifests) != 1:
+                raise SystemExit("mutate: REGRESSION[%r][%d] uses %d builds, not one: split it"
+                                 % (group, k, len(manifests)))
+            b = Build(manifests[0])
+            err, b.digest = b.verilate(rtl, os.path.join(self.base, "scratch"))
+            b.reads = b.last_reads
+            if err:
+                raise SystemExit("mutate: Verilator fails on the unmutated RTL (%s): %s" % (b.label, err))
+            print("mutate: original %s build %d (%s): %d runs pass (%.0f s)"
+                  % (group, k, b.label, len(runs), time.time() - t0), file=sys.stderr, flush=True)
+            builds.append(b)
+        return builds
 
 
 class Worker:
-    """One mutated copy of rtl/ and the cache of its builds."""
+    """One mutated copy of rtl/, the cache of its builds and a scratch directory."""
 
     def __init__(self, out, index, wormcast):
         self.rtl = os.path.join(out, "rtl%d" % index)
         self.cache = os.path.join(out, "cache%d" % index)
+        self.scratch = os.path.join(out, "scratch%d" % index)
         self.wormcast = wormcast
 
     def env(self):
         return dict(os.environ, WORMCAST_RTL_DIR=self.rtl, XDG_CACHE_HOME=self.cache)
 
-    def run_mutant(self, name, text, group, check_stage):
-        """(status, reason, stage) of the mutant text of rtl/NAME: every stage's runs
-        until one fails (stage: the one that decided, None if none did);
-        check_stage(stage) first makes sure that the original passes them."""
+    def run_mutant(self, name, text, group, builds):
+        """(status, reason, stage, counts) of the mutant text of rtl/NAME.
+
+        First Verilator's lint (its options include -Wall; warnings are errors) in every
+        configuration of the regression: a message makes it STILLBORN (stage -1).  Then,
+        entry by entry, Verilator's C++ for that configuration: if it is byte for byte
+        the original's, the plugin wormcast would build is the original's, whose runs
+        pass (Original), and the entry is skipped; otherwise wormcast builds it and runs
+        the entry until one run fails (KILLED at that stage).  A mutant that no entry
+        kills SURVIVED every run of the regression.  counts: entries built and run,
+        entries skipped as identical."""
         rtl_copy(self.rtl)
         with open(os.path.join(self.rtl, name), "w") as f:
             f.write(text)
+        counts = {"built": 0, "identical": 0}
+        # A configuration whose sources do not include the mutated file (a network top
+        # of another topology) is the original's: Verilator never reads the mutant.
+        builds_reading = [b for b in builds if name in b.reads]
         try:
-            for stage, runs in enumerate(REGRESSION[group]):
-                check_stage(stage)
+            for b in builds_reading:
+                err, _ = b.verilate(self.rtl, self.scratch, lint_only=True)
+                if err:
+                    return "stillborn", "lint (%s): %s" % (b.label, err), -1, counts
+            for stage, (b, runs) in enumerate(zip(builds, REGRESSION[group])):
+                if b not in builds_reading:
+                    counts["identical"] += 1
+                    continue
+                err, digest = b.verilate(self.rtl, self.scratch)
+                if err:
+                    return "stillborn", "Verilator (%s): %s" % (b.label, err), stage, counts
+                if digest == b.digest:
+                    counts["identical"] += 1
+                    continue
+                counts["built"] += 1
+                # One build in the cache at a time (regress tells a build that timed
+                # out by its absence).
+                shutil.rmtree(self.cache, ignore_errors=True)
                 r = regress(self.wormcast, runs, self.env())
                 if r and r[2]:
-                    return "stillborn", "build failed: %s" % r[1], stage
+                    return "stillborn", "build failed: %s" % r[1], stage, counts
                 if r:
-                    return "killed", "%s: %s" % r[:2], stage
-            return "survived", "", None
+                    return "killed", "%s: %s" % r[:2], stage, counts
+            return "survived", "", None, counts
         finally:
             rtl_copy(self.rtl)
-            subprocess.run([self.wormcast, "cache", "clear"], env=self.env(),
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            shutil.rmtree(self.cache, ignore_errors=True)
 
 
-def check_original(out, wormcast, group, stage, lock, checked):
-    """Every run of the stage passes with the original RTL (once per stage): a run that
-    fails without a mutant would kill every mutant."""
-    with lock:
-        if (group, stage) in checked:
-            return
-        base = os.path.join(out, "original")
-        rtl_copy(os.path.join(base, "rtl"))
-        env = dict(os.environ, WORMCAST_RTL_DIR=os.path.join(base, "rtl"),
-                   XDG_CACHE_HOME=os.path.join(base, "cache"))
-        r = regress(wormcast, REGRESSION[group][stage], env)
-        if r:
-            raise SystemExit("mutate: the unmutated RTL fails: wormcast %s: %s" % r[:2])
-        checked.add((group, stage))
-
-
-def lint(name, text):
-    """verilator --lint-only -Wall of the mutated file with every configuration of its
-    group. None if clean, else the first message."""
-    group = FILES[name]
-    with tempfile.TemporaryDirectory() as d:
-        for f in os.listdir(RTL):
-            if f.endswith((".v", ".vh")):
-                shutil.copyfile(os.path.join(RTL, f), os.path.join(d, f))
-        with open(os.path.join(d, name), "w") as f:
-            f.write(text)
-        # Both topologies of the router, or the network top of the file.
-        configs = [lint_params(c, group == "top") for c in LINT_CONFIGS[name]]
-        for top, params in configs:
-            srcs = [os.path.join(d, f) for f in ("wc_router.v", "wc_fifo.v", "wc_route.v")]
-            if top != "wc_router":
-                srcs.insert(0, os.path.join(d, top + ".v"))
-            r = subprocess.run(["verilator", "--lint-only", "-Wall", "-I" + d, "--top-module", top]
-                               + params + srcs, capture_output=True, text=True)
-            if r.returncode != 0:
-                msg = [l for l in r.stderr.splitlines() if l.startswith("%")]
-                return (msg[0] if msg else r.stderr.strip()[:200]).replace(d + "/", "")
-    return None
-
-
-def lint_params(cfg, is_top):
-    """The -G parameters of a configuration name (cosim/CMakeLists.txt rtl_params)."""
-    m = re.match(r"^(hc(\d+)|m(\d+)x(\d+))_(ap|op)(?:_d(\d+))?(?:_w(\d+))?(?:_tr(\d+))?"
-                 r"(?:_r([ad]))?(?:_t([ad]))?$", cfg)
-    hc = m.group(2) is not None
-    p = ["-GAllPort=%d" % (m.group(5) == "ap"), "-GBufferDepth=%s" % (m.group(6) or 4),
-         "-GPayloadWidth=%s" % (m.group(7) or 32), "-GReplicationCost=%s" % (m.group(8) or 0),
-         "-GRouteOrder=%d" % (m.group(9) == "d"),
-         "-GTreeOrder=%d" % (m.group(10) == "d" if m.group(10) else hc)]
-    if hc:
-        p += ["-GDim=" + m.group(2)]
-    else:
-        p += ["-GRows=" + m.group(3), "-GCols=" + m.group(4)]
-    if is_top:
-        return ("wc_hypercube" if hc else "wc_mesh"), p
-    return "wc_router", p + ["-GTopology=%d" % (0 if hc else 1)]
+class BuildTimeout(Exception):
+    """The build of a configuration did not finish in BUILD_TIMEOUT: no verdict."""
 
 
 def regress(wormcast, runs, env):
     """None if every run passes, else (the run, what it said, whether the build failed)."""
-    for args in runs:
+    for k, args in enumerate(runs):
         cmd = [wormcast] + args + ["--engine", "cosim", "--compare", "all"]
+        limit = BUILD_TIMEOUT if k == 0 else RUN_TIMEOUT
         try:
-            r = subprocess.run(cmd, capture_output=True, text=True, timeout=RUN_TIMEOUT, env=env)
+            r = subprocess.run(cmd, capture_output=True, text=True, timeout=limit, env=env)
         except subprocess.TimeoutExpired:
-            return " ".join(args), "timeout after %d s" % RUN_TIMEOUT, False
+            cache = os.path.join(env["XDG_CACHE_HOME"], "wormcast", "rtl")
+            if not any(os.path.exists(os.path.join(cache, d, "plugin.so"))
+                       for d in (os.listdir(cache) if os.path.isdir(cache) else [])):
+                raise BuildTimeout(" ".join(args))
+            return " ".join(args), "timeout after %d s" % limit, False
         if r.returncode != 0:
             lines = r.stderr.strip().splitlines() or ["exit %d" % r.returncode]
             built = [l for l in lines if "cannot build the RTL" in l]
@@ -509,32 +646,31 @@ def main():
     results = json.load(open(results_path)) if os.path.exists(results_path) else {}
 
     def regression_digest(m, stage):
-        """What a verdict depends on besides the mutated file: the file's lint
-        configurations and its group's runs up to the stage that decided it (-1: the
-        lint; None: every stage), so that a run added to a later stage keeps the kills
-        of the earlier ones."""
+        """What a verdict depends on besides the mutated file: its group's regression
+        up to the entry that decided it (-1: the lint, in every entry's configuration;
+        None: every entry), so that an entry added at the end keeps the kills of the
+        earlier ones.  (The lint and the identity test depend on every entry: the
+        digest of a stillborn mutant is that of the whole regression.)"""
         g = FILES[m["file"]]
-        runs = REGRESSION[g] if stage is None else REGRESSION[g][:stage + 1]
-        return hashlib.sha1(json.dumps([runs, LINT_CONFIGS[m["file"]]]).encode()).hexdigest()
+        runs = REGRESSION[g] if stage is None or stage < 0 else REGRESSION[g][:stage + 1]
+        return hashlib.sha1(json.dumps(runs).encode()).hexdigest()
 
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
     todo = mutants
     workers = [Worker(a.out, i, a.wormcast) for i in range(a.jobs)]
     free = list(workers)
-    lock, original_lock, checked = threading.Lock(), threading.Lock(), set()
+    lock = threading.Lock()
+    original = Original(a.out, a.wormcast)
     start = time.time()
     done = [0]
-
-    def lint_msg(m, text):
-        m["lint"] = lint(m["file"], text)
-        return m["lint"]
 
     def record(m, digest):
         with lock:
             results[m["id"]] = {"digest": digest, "regression": regression_digest(m, m["stage"]),
                                 "stage": m["stage"], "status": m["status"],
-                                "reason": m.get("reason", ""), "seconds": m["seconds"]}
+                                "reason": m.get("reason", ""), "seconds": m["seconds"],
+                                **m["counts"]}
             save_results(results_path, results)
 
     def evaluate(m):
@@ -545,33 +681,35 @@ def main():
         fresh = (old and old.get("digest") == digest
                  and old.get("regression") == regression_digest(m, old.get("stage")))
         if (a.resume or a.report_only) and fresh:
-            m.update({k: old[k] for k in ("status", "reason", "seconds")})
+            m.update({k: old[k] for k in ("status", "reason", "seconds", "stage")})
+            m["counts"] = {k: old.get(k) for k in ("built", "identical")}
         elif a.skip_argued and m["id"] in equivalent:
             m["status"], m["reason"] = "argued, not run", equivalent[m["id"]]
         elif a.report_only:
             m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
-        elif lint_msg(m, text):
-            m["status"], m["reason"], m["seconds"], m["stage"] = "stillborn", "lint: " + m["lint"], 0, -1
-            record(m, digest)
         else:
+            builds = original.builds(g)
             with lock:
                 w = free.pop()
             try:
                 t0 = time.time()
-                m["status"], m["reason"], m["stage"] = w.run_mutant(
-                    m["file"], text, g,
-                    lambda stage: check_original(a.out, a.wormcast, g, stage, original_lock, checked))
+                m["status"], m["reason"], m["stage"], m["counts"] = w.run_mutant(
+                    m["file"], text, g, builds)
                 m["seconds"] = round(time.time() - t0, 1)
+                record(m, digest)
+            except BuildTimeout as e:
+                m["status"], m["reason"] = "not run", "the build for %s took over %d s" % (e, BUILD_TIMEOUT)
             finally:
                 with lock:
                     free.append(w)
-            record(m, digest)
         if m["status"] == "survived":
             m["reason"] = equivalent.get(m["id"], "GAP: no run of the regression fails")
         with lock:
             done[0] += 1
-            print("[%d/%d %.0fs] %-9s %s%s" % (done[0], len(todo), time.time() - start,
-                                               m["status"], describe(m),
+            c = m.get("counts") or {}
+            print("[%d/%d %.0fs] %-9s %s (%ss, %s built, %s identical)%s" % (
+                done[0], len(todo), time.time() - start, m["status"], describe(m),
+                m.get("seconds"), c.get("built"), c.get("identical"),
                                                "" if m["status"] == "killed" else
                                                "\n      " + m["reason"]), flush=True)
         return m
@@ -601,6 +739,24 @@ def main():
           + (", argued equivalent and not run %d" % counts["argued, not run"] if counts["argued, not run"] else ""))
     if score is not None:
         print("mutation score (killed / non-equivalent built mutants): %.1f %%" % (100 * score))
+    # Per file, as docs/verification.md tabulates it.  A stillborn mutant whose build
+    # Verilator itself could not finish (an internal error) is told apart from one that
+    # does not lint: that one is the tool's limit, not the mutant's fault.
+    print("\n%-15s %7s %6s %8s %5s %9s %8s %6s %7s" % ("file", "mutants", "killed", "argued eq", "gaps",
+                                                   "stillborn", "(intern)", "argued", "not run"))
+    for f in files:
+        ms = [m for m in mutants if m["file"] == f]
+        st = lambda s: sum(1 for m in ms if m["status"] == s)
+        print("%-15s %7d %6d %8d %5d %9d %8d %6d %7d" % (
+            f, len(ms), st("killed"), sum(1 for m in ms if m in argued), sum(1 for m in ms if m in gaps),
+            st("stillborn"), sum(1 for m in ms if m["status"] == "stillborn" and "Internal Error" in m["reason"]),
+            st("argued, not run"), st("not run")))
+    timed = [m for m in mutants if m["status"] in ("killed", "survived", "stillborn") and m.get("seconds") is not None]
+    for s_ in ("killed", "survived", "stillborn"):
+        t = sorted(m["seconds"] for m in timed if m["status"] == s_)
+        if t:
+            print("%s: %d evaluated here or resumed, median %.1f s, mean %.1f s, max %.1f s per mutant"
+                  % (s_, len(t), t[len(t) // 2], sum(t) / len(t), t[-1]))
     for m in gaps:
         print("GAP %s %s" % (m["id"], describe(m)))
     if not (a.only or a.limit or a.file):

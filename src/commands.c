@@ -87,7 +87,8 @@ static int work_init(struct session *s, struct work *w, const struct algorithm *
 			return -1;
 		return algorithm_work_init(&w->u.algo, a, &p, &w->wl, f);
 	case CMD_ID_TRAFFIC:
-		setup_traffic(o, &tp);
+		if (setup_traffic(o, &s->cfg, &tp, f))
+			return -1;
 		return traffic_work_init(&w->u.traffic, &tp, &s->cfg.topo, &w->wl, f);
 	case CMD_ID_TRACE: {
 		struct outfile *csv = outputs_file(&s->out, OPT_LATENCIES);

@@ -20,8 +20,8 @@ static const char *const run_columns[] = {
 
 static const char *const traffic_columns[] = {
 	"topology", "nodes", "port_mode", "startup", "buffer_depth", "replication_cost",
-	"engine", "rate", "min_flits", "max_flits", "ir_fraction", "b_fraction", "seed",
-	"cycles", "cycles_simulated", "messages", "broadcasts", "sent_rate", "delivered",
+	"engine", "rate", "min_flits", "max_flits", "ir_fraction", "b_fraction", "path_fraction",
+	"seed", "cycles", "cycles_simulated", "messages", "broadcasts", "sent_rate", "delivered",
 	"avg_latency", "min_latency", "p50_latency", "p99_latency", "max_latency", "flit_hops",
 	"link_conflict_cycles", "delivered_ok", "ok", "cycles_compared", "mismatches", NULL,
 };

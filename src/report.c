@@ -188,6 +188,7 @@ cJSON *report_traffic_json(const struct report_context *c, const struct traffic_
 	j_num(&j, "cycles", (double)p->cycles);
 	j_num(&j, "ir_fraction", p->ir_fraction);
 	j_num(&j, "b_fraction", p->b_fraction);
+	j_num(&j, "path_fraction", p->path_fraction);
 	j_num(&j, "cycles_simulated", (double)r->stats.cycles_run);
 	j_num(&j, "messages", (double)t->messages);
 	j_num(&j, "broadcasts", (double)t->broadcasts);

@@ -112,7 +112,8 @@ int setup_formula_only(const struct options *o, struct failure *f)
 	return 0;
 }
 
-void setup_traffic(const struct options *o, struct traffic_params *tp)
+int setup_traffic(const struct options *o, const struct sim_config *cfg,
+		  struct traffic_params *tp, struct failure *f)
 {
 	*tp = (struct traffic_params){
 		.rate = opt(o, OPT_RATE)->d,
@@ -121,7 +122,13 @@ void setup_traffic(const struct options *o, struct traffic_params *tp)
 		.cycles = opt(o, OPT_CYCLES)->u,
 		.ir_fraction = opt(o, OPT_IR_FRACTION)->d,
 		.b_fraction = opt(o, OPT_B_FRACTION)->d,
+		.path_fraction = opt(o, OPT_PATH_FRACTION)->d,
 		.seed = opt(o, OPT_SEED)->u,
 		.random_channel = strcmp(opt(o, OPT_INJECTION)->text, "random") == 0,
 	};
+	/* Section 8: Q_d's Gray code, a mesh's boustrophedon; the NI refuses it elsewhere. */
+	if (tp->path_fraction > 0 && cfg->topo.kind != TOPO_HYPERCUBE && cfg->topo.kind != TOPO_MESH)
+		return failf(f, EXIT_USAGE, "%s: the path broadcast is defined on hypercubes and "
+			     "meshes only", opt(o, OPT_PATH_FRACTION)->origin);
+	return 0;
 }

@@ -20,7 +20,9 @@ int setup_engine(const struct options *o, struct engine_options *e, struct failu
 /* cfg (from setup_config) is adapted to the algorithm's port model. */
 int setup_algorithm(const struct options *o, const struct algorithm *a, uint64_t flits,
 		    struct sim_config *cfg, struct algo_params *p, struct failure *f);
-void setup_traffic(const struct options *o, struct traffic_params *tp);
+/* The random traffic of the options on the topology of cfg; 2 if it cannot send it. */
+int setup_traffic(const struct options *o, const struct sim_config *cfg,
+		  struct traffic_params *tp, struct failure *f);
 /* run --formula-only: refused with the options that only a simulation uses (2). */
 int setup_formula_only(const struct options *o, struct failure *f);
 

@@ -4,7 +4,8 @@
 usage: test_coverage.py WORMCAST {model|rtl}
 
   model  exact counts of a broadcast; a small case with known holes, merged with a run
-         that fills them; unreachable bins reported as such; bad coverage files
+         that fills them; unreachable bins reported as such; path broadcasts (hampath,
+         traffic --path-fraction) hit only bins called reachable; bad coverage files
   rtl    the RTL's bins, measured from the RTL's registers, equal the model's: in a
          cosimulation (both counted in one run) and the RTL alone against the model
          alone on the same workload
@@ -63,16 +64,18 @@ def broadcast_counts(engine):
 
 def holes_and_merge():
     # Q_2 with the NI's own channel choice (an R message's first hop, channel 0 for B):
-    # an injection channel never sends to the other link, a B never starts on channel 1.
+    # an injection channel never sends to the other link, a B never starts on channel 1;
+    # and without path broadcasts no B goes from d0 on to d1 (the tree forwards from d1
+    # to d0 only; the Gray-code path S, S^1, S^3 turns from d0 to d1).
     a, b = path("a.json"), path("b.json")
     common = ["traffic", "--topology", "hypercube:2", "--rate", "0.4", "--flits", "1-8",
               "--cycles", "3000", "--ir-fraction", "0.3", "--b-fraction", "0.02", "--sink-stall",
               "0.3", "--startup", "1", "--json"]
     ra, _ = wormcast(*common, "--seed", "1", "--coverage", a)
     rb, _ = wormcast(*common, "--seed", "2", "--injection", "random", "--replication-cost", "2",
-                     "--coverage", b)
+                     "--path-fraction", "0.5", "--coverage", b)
     ga, gb = load(a), load(b)
-    known = {"R inj0->d1", "R inj1->d0", "B inj1->d0", "B inj1->d1"}
+    known = {"R inj0->d1", "R inj1->d0", "B inj1->d0", "B inj1->d1", "B d0->d1"}
     check(ra.returncode == 0 and rb.returncode == 0 and set(ga["holes"]) == known,
           "the NI's own channel choice leaves exactly the known holes: %s" % ga["holes"])
     unreach = {x["name"]: x.get("why") for x in ga["bins"] if not x["reachable"]}
@@ -85,10 +88,10 @@ def holes_and_merge():
     lines = r.stdout.splitlines()
     hole_lines = [l for l in lines if l.endswith("HOLE")]
     check(r.returncode == 0 and {l.split()[0] + " " + l.split()[1] for l in hole_lines} == known
-          and any(l.strip().startswith("holes (4): ") for l in lines)
+          and any(l.strip().startswith("holes (5): ") for l in lines)
           and any("T_r = 0: no replication hold: hold charged, hold leaf, hold wait" in l for l in lines)
           and not any("hold charged" in l and "HOLE" in l for l in lines),
-          "wormcast coverage lists the 4 holes and the unreachable bins by reason")
+          "wormcast coverage lists the 5 holes and the unreachable bins by reason")
     merged = path("merged.json")
     r, j = wormcast("coverage", a, b, "--json", "--output", merged)
     with open(merged) as f:
@@ -102,6 +105,45 @@ def holes_and_merge():
           "merged with a run of random channels and T_r = 2: counts add up (%d + %d = %d), "
           "the holes are filled, the hold bins become reachable, --output is --json's document"
           % (sum(ca.values()), sum(cb.values()), sum(cm.values())))
+
+
+def path_broadcasts():
+    # The path broadcast (B with IR, docs/microarchitecture.md section 8) forwards where
+    # no replication tree does (Q_4: from d0 to a higher dimension; a mesh: turning at
+    # the end of a row): the reachability analysis walks it too, so every bin it hits is
+    # reachable, and random traffic sends it.
+    only_path = {"hypercube:4": "B d0->d1", "mesh:4x3": "B N->W"}
+    for topo, roots in (("hypercube:4", (0, 6)), ("mesh:4x3", (0, 5, 11))):
+        for root in roots:
+            out = path("hampath.json")
+            r, _ = wormcast("run", "--topology", topo, "--algorithm", "hampath", "--flits", "3",
+                            "--root", str(root), "--coverage", out, "--json")
+            g = load(out)
+            bad = [b["name"] for b in g["bins"] if b["count"] and not b["reachable"]]
+            check(r.returncode == 0 and not bad and g["hit_bins"] > 0,
+                  "hampath on %s from %d: every bin it hits is reachable (%d hit; unreachable "
+                  "but hit: %s)" % (topo, root, g["hit_bins"], bad))
+        hits = {}
+        for fraction in ("0", "0.5"):
+            out = path("traffic-path-%s.json" % fraction)
+            r, j = wormcast("traffic", "--topology", topo, "--rate", "0.3", "--flits", "1-8",
+                            "--cycles", "4000", "--b-fraction", "0.05", "--path-fraction",
+                            fraction, "--seed", "3", "--coverage", out, "--json")
+            g = load(out)
+            bad = [b["name"] for b in g["bins"] if b["count"] and not b["reachable"]]
+            hits[fraction] = counts(g).get(only_path[topo])
+            check(r.returncode == 0 and j.get("delivered_ok") and j.get("path_fraction") == float(fraction)
+                  and j.get("broadcasts", 0) >= 10 and not bad,
+                  "traffic on %s --path-fraction %s: %s broadcasts delivered, every bin hit "
+                  "reachable (%s)" % (topo, fraction, j.get("broadcasts"), bad))
+        check(hits["0"] == 0 and (hits["0.5"] or 0) > 0,
+              "%s: %s only with path broadcasts (%s without, %s with)"
+              % (topo, only_path[topo], hits["0"], hits["0.5"]))
+    r, _ = wormcast("traffic", "--topology", "ring:8", "--rate", "0.3", "--flits", "3",
+                    "--b-fraction", "0.1", "--path-fraction", "0.5", expect_json=False)
+    lines = r.stderr.strip().splitlines()
+    check(r.returncode == 2 and len(lines) == 1 and "--path-fraction" in lines[0],
+          "--path-fraction on a ring: exit 2, one line: %s" % (lines[0] if lines else "(none)"))
 
 
 def bad_files():
@@ -123,7 +165,8 @@ def bad_files():
 
 def model_and_rtl():
     # Both counted in one run: the cosimulation fails if they differ.
-    for topo, extra in (("hypercube:4", ["--replication-cost", "2"]), ("mesh:5x3", []),
+    for topo, extra in (("hypercube:4", ["--replication-cost", "2"]),
+                        ("mesh:5x3", ["--b-fraction", "0.03", "--path-fraction", "0.5"]),
                         ("hypercube:4", ["--one-port", "--ir-fraction", "0"])):
         out = path("cosim.json")
         r, j = wormcast("traffic", "--topology", topo, "--rate", "0.4", "--flits", "1-16",
@@ -156,6 +199,7 @@ def model_and_rtl():
 if MODE == "model":
     broadcast_counts("model")
     holes_and_merge()
+    path_broadcasts()
     bad_files()
 else:
     model_and_rtl()
