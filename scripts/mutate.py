@@ -28,7 +28,9 @@ Verilator's exact options (so the script names no parameter itself). Then, per m
      standard: the RTL lints clean); so does a build that fails.  Except a mutant
      whose only messages are WIDTH warnings at the mutated line itself (x + 1'b1 ->
      x + 1'b0: a real change of behaviour that Verilator's width rule happens to
-     flag): it goes on, built with -Wno-WIDTH, and its reason says so.
+     flag): it goes on, built with -Wno-WIDTH, and its reason says so; and one that
+     stops Verilator with an internal error of its gate optimisation (V3Gate) goes on
+     built with -fno-gate (the unmutated regression passes with it too).
   2. Entry by entry (the most likely to kill first): Verilator's C++ for that
      configuration (a fraction of a second).  If it is byte for byte the original's
      (the waveform trace's functions aside: no run writes a VCD), the plugin runs as
@@ -550,7 +552,8 @@ class Worker:
         itself (x + 1'b1 -> x + 1'b0: Verilator accepts the 1'b1 idiom, not 1'b0) is a
         change of behaviour that the width rule hides, not a broken structure: it is
         built and run with -Wno-WIDTH (its reason says so, WIDTH_ONLY) and is killed or
-        survives like any other."""
+        survives like any other.  And one that stops Verilator 5.006 with an internal
+        error of its gate optimisation is built with -fno-gate (NO_GATE)."""
         rtl_copy(self.rtl)
         with open(os.path.join(self.rtl, name), "w") as f:
             f.write(text)
@@ -558,16 +561,16 @@ class Worker:
         # A configuration whose sources do not include the mutated file (a network top
         # of another topology) is the original's: Verilator never reads the mutant.
         builds_reading = [b for b in builds if name in b.reads]
-        extra = []
+        tag, extra = "", []  # retry_options
         try:
             for b in builds_reading:
                 err, _ = b.verilate(self.rtl, self.scratch, lint_only=True, extra=extra)
-                if err and not extra and width_only(b.last_messages, name, line):
-                    extra = ["-Wno-WIDTH"]
-                    err, _ = b.verilate(self.rtl, self.scratch, lint_only=True, extra=extra)
+                if err and not extra:
+                    tag, extra = retry_options(b.last_messages, name, line)
+                    if extra:
+                        err, _ = b.verilate(self.rtl, self.scratch, lint_only=True, extra=extra)
                 if err:
                     return "stillborn", "lint (%s): %s" % (b.label, err), -1, counts
-            tag = WIDTH_ONLY if extra else ""
             for stage, (b, runs) in enumerate(zip(builds, REGRESSION[group])):
                 if b not in builds_reading:
                     counts["identical"] += 1
@@ -594,6 +597,23 @@ class Worker:
 
 
 WIDTH_ONLY = "(lint: WIDTH at the mutated line only; built with -Wno-WIDTH) "
+
+
+NO_GATE = "(Verilator's internal error in V3Gate; built with -fno-gate) "
+
+
+def internal_error(messages):
+    return any(l.startswith("%Error: Internal Error:") and "V3Gate" in l for l in messages)
+
+
+def retry_options(messages, name, line):
+    """(tag, the Verilator options to try again with) for a mutant whose lint failed
+    with these messages: WIDTH_ONLY, NO_GATE, or ("", []): stillborn."""
+    if width_only(messages, name, line):
+        return WIDTH_ONLY, ["-Wno-WIDTH"]
+    if internal_error(messages):
+        return NO_GATE, ["-fno-gate"]
+    return "", []
 
 
 def width_only(messages, name, line):
@@ -730,7 +750,7 @@ def main():
                  and old.get("regression") == regression_digest(m, old.get("stage"))
                  # A verdict from before the WIDTH_ONLY rule.
                  and not (old["status"] == "stillborn"
-                          and width_only([old["reason"].split(": ", 1)[-1]], m["file"], m["line"])))
+                          and retry_options([old["reason"].split(": ", 1)[-1]], m["file"], m["line"])[1]))
         if (a.resume or a.report_only) and fresh:
             m.update({k: old[k] for k in ("status", "reason", "seconds", "stage")})
             m["counts"] = {k: old.get(k) for k in ("built", "identical")}
@@ -802,11 +822,11 @@ def main():
             f, len(ms), st("killed"), sum(1 for m in ms if m in argued), sum(1 for m in ms if m in gaps),
             st("stillborn"), sum(1 for m in ms if m["status"] == "stillborn" and "Internal Error" in m["reason"]),
             st("argued, not run"), st("not run")))
-    wide = [m for m in mutants if m.get("reason", "").startswith(WIDTH_ONLY)]
-    if wide:
-        print("of which built with -Wno-WIDTH (lint: WIDTH at the mutated line only): %s"
-              % ", ".join("%s %d" % (s_, sum(1 for m in wide if m["status"] == s_))
-                          for s_ in ("killed", "survived", "stillborn")))
+    for tag in (WIDTH_ONLY, NO_GATE):
+        wide = [m for m in mutants if m.get("reason", "").startswith(tag)]
+        if wide:
+            print("%s: %s" % (tag.strip(), ", ".join("%s %d" % (s_, sum(1 for m in wide if m["status"] == s_))
+                                                      for s_ in ("killed", "survived", "stillborn"))))
     timed = [m for m in mutants if m["status"] in ("killed", "survived", "stillborn") and m.get("seconds") is not None]
     for s_ in ("killed", "survived", "stillborn"):
         t = sorted(m["seconds"] for m in timed if m["status"] == s_)
