@@ -148,6 +148,11 @@ REGRESSION = {
     ], [  # ring of 8 one-port
         algo("ring:8", "ringaas1", 3, 0),
         traffic("ring:8", "--one-port", "--ir-fraction", "0", *ROUTER_RING, seed=6),
+    ], [  # 4 x 3 mesh: a path broadcast rooted at the east end of an odd row (which runs
+        # westwards), so that nodes of that row after the root go on westwards; from
+        # the 3 x 3 mesh's centre only the root itself is in that case
+        algo("mesh:4x3", "hampath", 3, 5),
+        traffic("mesh:4x3", seed=9),
     ]],
     "top": [[
         traffic("hypercube:3", "--rtl-top"),
