@@ -541,7 +541,7 @@ class Worker:
             e["WORMCAST_VERILATOR_FLAGS"] = " ".join(extra)
         return e
 
-    def run_mutant(self, name, line, text, group, builds):
+    def run_mutant(self, name, line, text, group, builds, start=0):
         """(status, reason, stage, counts) of the mutant text of rtl/NAME.
 
         First Verilator's lint (its options include -Wall; warnings are errors) in every
@@ -558,7 +558,10 @@ class Worker:
         change of behaviour that the width rule hides, not a broken structure: it is
         built and run with -Wno-WIDTH (its reason says so, WIDTH_ONLY) and is killed or
         survives like any other.  And one that stops Verilator 5.006 with an internal
-        error of its gate optimisation is built with -fno-gate (NO_GATE)."""
+        error of its gate optimisation is built with -fno-gate (NO_GATE).
+
+        start: the entries before it are known to pass (a survivor of a shorter
+        regression, --resume); they are neither built nor counted."""
         rtl_copy(self.rtl)
         with open(os.path.join(self.rtl, name), "w") as f:
             f.write(text)
@@ -577,6 +580,8 @@ class Worker:
                 if err:
                     return "stillborn", "lint (%s): %s" % (b.label, err), -1, counts
             for stage, (b, runs) in enumerate(zip(builds, REGRESSION[group])):
+                if stage < start:
+                    continue
                 if b not in builds_reading:
                     counts["identical"] += 1
                     continue
@@ -693,7 +698,8 @@ def main():
                          "are reported as 'argued, not run' and count as neither killed nor live)")
     ap.add_argument("--resume", action="store_true",
                     help="reuse the verdicts of DIR/results.json for mutants whose mutated "
-                         "file and regression are unchanged")
+                         "file and regression are unchanged (a survivor of a regression "
+                         "that has gained entries at its end runs the new entries only)")
     a = ap.parse_args()
     # Absolute: the workers' caches are XDG_CACHE_HOME, where a relative path is ignored
     # (the XDG specification), which would put the mutants into the user's own cache.
@@ -728,6 +734,9 @@ def main():
         runs = REGRESSION[g] if stage is None or stage < 0 else REGRESSION[g][:stage + 1]
         return hashlib.sha1(json.dumps(runs).encode()).hexdigest()
 
+    # Group -> {digest of the first n entries of its regression: n}, n < all of them.
+    prefixes = {g: {hashlib.sha1(json.dumps(REGRESSION[g][:n]).encode()).hexdigest(): n
+                    for n in range(1, len(REGRESSION[g]))} for g in REGRESSION}
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
     todo = mutants
@@ -751,15 +760,25 @@ def main():
         text = apply(m, originals[m["file"]])
         digest = hashlib.sha1(text.encode()).hexdigest()
         old = results.get(m["id"])
-        fresh = (old and old.get("digest") == digest
-                 and old.get("regression") == regression_digest(m, old.get("stage"))
-                 # A verdict from before the WIDTH_ONLY rule.
-                 and not (old["status"] == "stillborn"
-                          and retry_options([old["reason"].split(": ", 1)[-1]], m["file"], m["line"])[1]))
+        same = (old and old.get("digest") == digest
+                # A verdict from before the WIDTH_ONLY and NO_GATE rules.
+                and not (old["status"] == "stillborn"
+                         and retry_options([old["reason"].split(": ", 1)[-1]], m["file"], m["line"])[1]))
+        fresh = same and old.get("regression") == regression_digest(m, old.get("stage"))
+        # A survivor or a stillborn mutant of a regression that has since gained entries
+        # at its end (old["regression"] is the digest of the first n entries): a
+        # stillborn one stays stillborn (it fails the lint of an entry still there); a
+        # survivor runs the new entries only (first = n).
+        first = 0
+        if same and not fresh and old["status"] in ("survived", "stillborn") and old.get("stage") in (None, -1):
+            first = prefixes[g].get(old["regression"], 0)
+            fresh = first > 0 and old["status"] == "stillborn"
         if (a.resume or a.report_only) and fresh:
             m.update({k: old[k] for k in ("status", "reason", "seconds", "stage")})
             m["counts"] = {k: old.get(k) for k in ("built", "identical")}
-        elif a.skip_argued and m["id"] in equivalent:
+            if first and not a.report_only:
+                record(m, digest)
+        elif a.skip_argued and m["id"] in equivalent and not (a.resume and first):
             m["status"], m["reason"] = "argued, not run", equivalent[m["id"]]
         elif a.report_only:
             m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
@@ -770,8 +789,13 @@ def main():
             try:
                 t0 = time.time()
                 m["status"], m["reason"], m["stage"], m["counts"] = w.run_mutant(
-                    m["file"], m["line"], text, g, builds)
+                    m["file"], m["line"], text, g, builds, first if a.resume else 0)
                 m["seconds"] = round(time.time() - t0, 1)
+                if a.resume and first:
+                    # The time and counts of the entries run before, too.
+                    m["seconds"] = round(m["seconds"] + (old.get("seconds") or 0), 1)
+                    for k in ("built", "identical"):
+                        m["counts"][k] += old.get(k) or 0
                 record(m, digest)
             except BuildTimeout as e:
                 m["status"], m["reason"] = "not run", "the build for %s took over %d s" % (e, BUILD_TIMEOUT)
