@@ -85,29 +85,34 @@ static int lower_bound(const struct sim_config *cfg, int words, bool aas, struct
 {
 	const struct topology *t = &cfg->topo;
 	long long ts = cfg->startup, mu = words, n = t->nodes, sumdist = 0, links = 0, x;
+	int squeeze[FLIT_MAX_NODES];	/* ceil(mu / c_v): the cycles node v's block takes */
 
 	memset(b, 0, sizeof(*b));
 	if (n < 2)
 		return -1;
-	/* Latency: the farthest pair, its block squeezed through the narrower end. */
-	for (int s = 0; s < n; s++) {
-		int cs = cap(cfg, s);
-
-		links += degree(t, s);
+	if (n > FLIT_MAX_NODES)
+		return -1;
+	/*
+	 * Latency: the farthest pair, its block squeezed through the narrower end:
+	 * ceil(mu / min(c_s, c_d)) = max(ceil(mu / c_s), ceil(mu / c_d)), per node once
+	 * (a degree per pair made this loop a second of a Q_12 run).
+	 */
+	for (int v = 0; v < n; v++) {
+		links += degree(t, v);
+		squeeze[v] = (int)ceil_div(mu, cap(cfg, v));
+	}
+	for (int s = 0; s < n; s++)
 		for (int d = 0; d < n; d++) {
 			long long dist, T;
-			int cd;
 
 			if (s == d)
 				continue;
-			cd = cap(cfg, d);
 			dist = topology_distance(t, s, d);
 			sumdist += dist;
-			T = ts + dist + ceil_div(mu, cs < cd ? cs : cd);
+			T = ts + dist + (squeeze[s] > squeeze[d] ? squeeze[s] : squeeze[d]);
 			if (T > b->latency)
 				b->latency = T;
 		}
-	}
 	/* Cuts: straight ones, and every node on its own (what it sends, what it receives). */
 	straight_cuts(cfg, aas, mu, b);
 	for (int v = 0; v < n; v++) {

@@ -15,7 +15,7 @@ struct latency_summary {
 	uint64_t p50, p99;	/* nearest rank: the smallest value with p % of the values <= it */
 };
 
-/* Summarize the n latencies of lat, which is sorted in place (all 0 if n is 0). */
+/* Summarize the n latencies of lat, which may be reordered (all 0 if n is 0). */
 void latency_summarize(uint64_t *lat, size_t n, struct latency_summary *s);
 
 #endif

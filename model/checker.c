@@ -219,17 +219,20 @@ int checker_expect(struct checker *c, struct message *m)
 				return -1;
 			n++;
 		}
+	} else if (!m->ir) {
+		/* Only the destination receives, wherever the route goes. */
+		if (add_expectation(c, m->address, m))
+			return -1;
+		n = 1;
 	} else {
 		int v = m->source;
 
 		/* Walk the dimension-ordered route; IR delivers at every router after the source. */
 		while (v != m->address) {
 			v = topology_neighbor(t, v, unicast_next_port(t, v, m->address));
-			if (m->ir || v == m->address) {
-				if (add_expectation(c, v, m))
-					return -1;
-				n++;
-			}
+			if (add_expectation(c, v, m))
+				return -1;
+			n++;
 		}
 	}
 	m->receivers = n;

@@ -29,7 +29,13 @@ struct inj_channel {
 struct ej_channel {
 	uint8_t count;		/* flits in the receive buffer (<= BufferDepth) */
 	bool arrived;		/* a flit is on the channel this cycle */
-	bool credit_q, credit_d;
+	/*
+	 * The credit register: a flit was drained in the last cycle, so a credit goes
+	 * back in this one.  ni_drive() reads it and loads its next value in the same
+	 * pass: nothing else reads it, so that is the clock edge, without a second
+	 * pass over the channels.
+	 */
+	bool credit_q;
 	bool active;
 };
 
@@ -208,22 +214,24 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 	for (int a = 0; a < n->n_ej_active; a++) {
 		struct ej_ref ref = n->ej_active[a];
 		struct ej_channel *ch = &n->ej[ref.k];
+		bool credit = ch->credit_q;
 
-		if (ch->credit_q && net)
+		if (credit && net)
 			network_return_credit(net, ref.node, ref.channel);
-		else if (ch->credit_q)
+		else if (credit)
 			e->ops->return_credit(e->impl, ref.node, ref.channel);
-		ch->credit_d = false;
+		ch->credit_q = false;
 		if (ch->arrived)
 			ch->count++;
 		ch->arrived = false;
 		/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
 		if (ch->count > 0 && sink_ready(n)) {
 			ch->count--;
-			ch->credit_d = true;
+			ch->credit_q = true;
 			progress++;
 		}
-		if (ch->count > 0 || ch->credit_d || ch->credit_q)
+		/* (A credit returned now keeps the channel listed one more cycle, as ever.) */
+		if (ch->count > 0 || ch->credit_q || credit)
 			n->ej_active[kept++] = ref;
 		else
 			ch->active = false;
@@ -287,15 +295,6 @@ int ni_drive(struct ni *n, struct message **messages, const struct engine *e, ui
 	*done = n->done;
 	*n_done = nd;
 	return progress;
-}
-
-void ni_commit(struct ni *n)
-{
-	for (int a = 0; a < n->n_ej_active; a++) {
-		struct ej_channel *ch = &n->ej[n->ej_active[a].k];
-
-		ch->credit_q = ch->credit_d;
-	}
 }
 
 bool ni_out_of_memory(const struct ni *n)

@@ -35,9 +35,6 @@ void ni_credit_in(struct ni *n, int node, int channel);
 int ni_drive(struct ni *n, struct message **messages, const struct engine *e, uint64_t now,
 	     int **done, int *n_done);
 
-/* After the engine's step: credits drained this cycle become next cycle's credits. */
-void ni_commit(struct ni *n);
-
 bool ni_out_of_memory(const struct ni *n);	/* an allocation failed in ni_drive() */
 bool ni_idle(const struct ni *n);		/* nothing queued, sending or buffered */
 bool ni_starting(const struct ni *n, uint64_t now);	/* a send is in its start-up */

@@ -118,8 +118,9 @@ static inline void move(struct router *r, struct xbar *x, int i, flit_t f, uint3
 {
 	x->move |= 1u << i;
 	x->out_valid |= outs;
+	/* 7. out_flit_d = out_flit_q loaded in place (struct router_output). */
 	for (uint32_t o = outs; o; o &= o - 1)
-		r->out[__builtin_ctz(o)].flit_d = f;
+		r->out[__builtin_ctz(o)].flit_q = f;
 	/* 9. The tail gives the outputs back. */
 	if (flit_is_tail(f))
 		x->release |= 1u << i;
@@ -212,9 +213,16 @@ static __attribute__((noinline)) void
 start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *hol,
 	       uint32_t ready, uint64_t cycle)
 {
-	int rr = (int)(cycle % (uint64_t)r->n_in);
-	uint32_t order[2] = { heads & (~0u << rr), heads & ~(~0u << rr) };
+	uint32_t order[2] = { heads, 0 };
 	uint32_t taken = r->owned_q, granted = 0, conflicted = 0;
+
+	/* The rotation orders two heads or more; one alone needs no division. */
+	if (heads & (heads - 1)) {
+		int rr = (int)(cycle % (uint64_t)r->n_in);
+
+		order[0] = heads & (~0u << rr);
+		order[1] = heads & ~(~0u << rr);
+	}
 
 	for (uint32_t m = heads & ~r->routed; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -277,7 +285,6 @@ void router_eval(struct router *r, uint64_t cycle)
 	flit_t hol[ROUTER_MAX_IO];
 
 	x.move = x.out_valid = x.release = x.eligible = 0;
-	r->sw_rr_d = r->sw_rr_q;
 	/* 2. An output is ready if it has a credit, or one arrives this cycle. */
 	ready = r->has_credit_q | credit_in;
 
@@ -434,31 +441,28 @@ void router_commit(struct router *r)
 		commit_holds(r);
 
 	/*
-	 * Output registers: out_flit loads only when a flit is sent.  With V > 1 a link's
-	 * register is one for its V virtual outputs (section 12): every one of them
-	 * shows it; out_vc_q loads with it.
+	 * Output registers: out_flit loads only when a flit is sent, and router_eval()
+	 * has loaded it (struct router_output).  With V > 1 a link's register is one for
+	 * its V virtual outputs (section 12): every one of them shows it; out_vc_q loads
+	 * with it.
 	 */
 	if (r->n_vc > 1) {
-		for (m = r->out_valid_d; m; m &= m - 1) {
+		for (m = r->out_valid_d & ((1u << r->n_link) - 1); m; m &= m - 1) {
 			int o = __builtin_ctz(m);
 
-			if (o < r->n_link) {
-				for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
-					r->out[c].flit_q = r->out[o].flit_d;
-				r->out_vc_q[o / r->n_vc] = (uint8_t)(o % r->n_vc);
-			} else
-				r->out[o].flit_q = r->out[o].flit_d;
+			for (int c = o - o % r->n_vc, e = c + r->n_vc; c < e; c++)
+				r->out[c].flit_q = r->out[o].flit_q;
+			r->out_vc_q[o / r->n_vc] = (uint8_t)(o % r->n_vc);
 		}
-	} else {
-		for (m = r->out_valid_d; m; m &= m - 1) {
-			int o = __builtin_ctz(m);
-
-			r->out[o].flit_q = r->out[o].flit_d;
-		}
+		/*
+		 * sw_rr_d equals sw_rr_q after every commit, so router_eval() need not
+		 * copy it (switch_allocate() alone changes it), and with V = 1 neither is
+		 * touched: they are off the cache lines a streaming router uses.
+		 */
+		r->sw_rr_q = r->sw_rr_d;
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;
-	r->sw_rr_q = r->sw_rr_d;
 }
 
 int router_buffered(const struct router *r)

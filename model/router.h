@@ -58,10 +58,16 @@ struct router_input {
 	uint8_t hold_q;		/* cycles the granted broadcast head must still wait */
 } __attribute__((aligned(32)));
 
-/* One output port o. */
+/*
+ * One output port o: out_flit_q[o], which holds its last value while not valid.
+ * Step 7's out_flit_d[o] is written straight into it by router_eval() for the
+ * outputs in out_valid_d: nothing reads a router's output registers between its
+ * router_eval() and its router_commit() (network_step() does the two back to back,
+ * and the neighbours read the wires, not the registers), so the value every reader
+ * sees is the one the two-phase update gives, and a sent flit is stored once.
+ */
 struct router_output {
-	flit_t flit_q;		/* out_flit_q[o]: holds its last value while not valid */
-	flit_t flit_d;		/* out_flit_d[o], for the outputs in out_valid_d */
+	flit_t flit_q;
 };
 
 struct router {
@@ -89,7 +95,7 @@ struct router {
 	 */
 	uint32_t move_d;		/* inputs whose head-of-line flit left */
 	uint32_t push_d;		/* inputs that store their arriving flit */
-	uint32_t out_valid_d;		/* outputs whose out[o].flit_d is sent */
+	uint32_t out_valid_d;		/* outputs that send (out[o].flit_q is already loaded) */
 	uint32_t credit_arrived_d;	/* credit_in of this cycle, for credits_d */
 	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
 	uint32_t grant_d;		/* inputs whose head was granted: route_q = in[i].req */
@@ -109,7 +115,7 @@ struct router {
 
 	/*
 	 * The ports start on cache-line boundaries.  The whole structure is an odd
-	 * number of cache lines (21 here), so that the first lines of a thousand
+	 * number of cache lines (19 here), so that the first lines of a thousand
 	 * routers in an array spread over all sets of the caches.
 	 */
 	struct router_input in[ROUTER_MAX_IO] __attribute__((aligned(64)));
@@ -129,6 +135,8 @@ struct router {
 	uint8_t sw_rr_q, sw_rr_d;
 	/* V > 1 only (section 12): per link, the class of the last flit it sent. */
 	uint8_t out_vc_q[TOPO_MAX_PORTS];
+	/* To an odd number of cache lines (see the ports above). */
+	uint8_t pad_to_odd_lines[64];
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */

@@ -44,6 +44,10 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 	if ((r->nonempty | r->credit_out_q | r->holding) & ~in_mask)
 		return fail(r, err, errlen, "input bits 0x%x beyond the %d inputs",
 			    (r->nonempty | r->credit_out_q | r->holding) & ~in_mask, r->n_in);
+	/* router_eval() relies on it (router_commit()). */
+	if (r->sw_rr_d != r->sw_rr_q || r->sw_rr_q >= r->n_in)
+		return fail(r, err, errlen, "sw_rr_d %d, sw_rr_q %d (NIn %d)", r->sw_rr_d,
+			    r->sw_rr_q, r->n_in);
 	if (r->hold_busy != (r->holding != 0))
 		return fail(r, err, errlen, "hold_busy is %d with holding 0x%x", r->hold_busy,
 			    r->holding);

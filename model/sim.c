@@ -490,7 +490,6 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		stop(s, SIM_ENGINE_STOPPED);
 		return s->status;
 	}
-	ni_commit(s->ni);
 	n = e->ops->inj_credits(e->impl, &list);
 	for (int k = 0; k < n; k++)
 		ni_credit_in(s->ni, list[k].node, list[k].channel);

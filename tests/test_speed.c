@@ -17,7 +17,10 @@
  *   generated payload  a send without data (traffic, traces) has its words generated
  *                  by the NI and the checker; off: the same words given and stored;
  *   closed-form schedule  an algorithm's contention-free evaluation in closed form
- *                  (algorithm.schedule); off: evaluated event by event.
+ *                  (algorithm.schedule); off: evaluated event by event;
+ *   latency histogram  the traffic's percentiles read from a histogram of the
+ *                  latencies (algos/latency.c); off: the latencies sorted, and the
+ *                  mean summed in sorted order, as it was done before.
  * Every algorithm of the table runs on every small network it supports.
  * One line per check; the last line is "N passed, M failed"; exit 0 iff none failed.
  */
@@ -27,6 +30,7 @@
 #include <string.h>
 
 #include "algos.h"
+#include "latency.h"
 #include "schedule.h"
 #include "skeleton.h"
 
@@ -386,6 +390,64 @@ static void one_traffic(const char *net, bool all_port)
 	model_engine_destroy(&inner);
 }
 
+/* ---- latency summaries: the histogram against the sort ---- */
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The summary as it was made before the histogram: sorted, summed in order. */
+static void sorted_summary(const uint64_t *lat, size_t n, struct latency_summary *s)
+{
+	uint64_t *v = malloc(sizeof(*v) * n);
+	double sum = 0;
+	size_t r50 = (n * 50 + 99) / 100, r99 = (n * 99 + 99) / 100;
+
+	memcpy(v, lat, sizeof(*v) * n);
+	qsort(v, n, sizeof(*v), cmp_u64);
+	for (size_t k = 0; k < n; k++)
+		sum += (double)v[k];
+	s->avg = sum / (double)n;
+	s->min = v[0];
+	s->max = v[n - 1];
+	s->p50 = v[r50 ? r50 - 1 : 0];
+	s->p99 = v[r99 ? r99 - 1 : 0];
+	free(v);
+}
+
+static void latency_histogram(void)
+{
+	/* n, spread: narrow spreads take the histogram, wide ones the sort. */
+	static const struct { size_t n; uint64_t spread; } cases[] = {
+		{ 1, 1 }, { 2, 1 }, { 7, 3 }, { 100, 40 }, { 101, 1000 }, { 10000, 300 },
+		{ 10000, 50000 }, { 1000, 1ull << 40 }, { 5, 1ull << 62 },
+	};
+	uint64_t x = 88172645463325252ull;
+
+	for (size_t c = 0; c < sizeof(cases) / sizeof(cases[0]); c++) {
+		size_t n = cases[c].n;
+		uint64_t *lat = malloc(sizeof(*lat) * n);
+		struct latency_summary want, got;
+
+		for (size_t k = 0; k < n; k++) {
+			x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+			lat[k] = 12 + x % cases[c].spread;
+		}
+		sorted_summary(lat, n, &want);
+		latency_summarize(lat, n, &got);
+		check(want.avg == got.avg && want.min == got.min && want.max == got.max &&
+		      want.p50 == got.p50 && want.p99 == got.p99,
+		      "latency summary of %zu values spread over %llu: mean %g, min %llu, p50 %llu, "
+		      "p99 %llu, max %llu", n, (unsigned long long)cases[c].spread, got.avg,
+		      (unsigned long long)got.min, (unsigned long long)got.p50,
+		      (unsigned long long)got.p99, (unsigned long long)got.max);
+		free(lat);
+	}
+}
+
 int main(void)
 {
 	static const struct { const char *net; int flits; int root; } nets[] = {
@@ -414,6 +476,7 @@ int main(void)
 		for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++)
 			one_algorithm(algorithms[i], nets[k].net, nets[k].flits, nets[k].root);
 	closed_form_schedules();
+	latency_histogram();
 	one_traffic("hypercube:4", true);
 	one_traffic("mesh:4x4", false);
 	one_traffic("torus:4x4", true);
