@@ -25,7 +25,12 @@ Verilator's exact options (so the script names no parameter itself). Then, per m
 
   1. Verilator's lint (-Wall, in the build's options) in every configuration whose
      sources include the mutated file: a message makes it STILLBORN (the project's
-     standard: the RTL lints clean); so does a build that fails.
+     standard: the RTL lints clean); so does a build that fails.  Except a mutant
+     whose only messages are WIDTH warnings at the mutated line itself (x + 1'b1 ->
+     x + 1'b0: a real change of behaviour that Verilator's width rule happens to
+     flag): it goes on, built with -Wno-WIDTH, and its reason says so; and one that
+     stops Verilator with an internal error of its gate optimisation (V3Gate) goes on
+     built with -fno-gate (the unmutated regression passes with it too).
   2. Entry by entry (the most likely to kill first): Verilator's C++ for that
      configuration (a fraction of a second).  If it is byte for byte the original's
      (the waveform trace's functions aside: no run writes a VCD), the plugin runs as
@@ -143,6 +148,11 @@ REGRESSION = {
     ], [  # ring of 8 one-port
         algo("ring:8", "ringaas1", 3, 0),
         traffic("ring:8", "--one-port", "--ir-fraction", "0", *ROUTER_RING, seed=6),
+    ], [  # 4 x 3 mesh: a path broadcast rooted at the east end of an odd row (which runs
+        # westwards), so that nodes of that row after the root go on westwards; from
+        # the 3 x 3 mesh's centre only the root itself is in that case
+        algo("mesh:4x3", "hampath", 3, 5),
+        traffic("mesh:4x3", seed=9),
     ]],
     "top": [[
         traffic("hypercube:3", "--rtl-top"),
@@ -406,21 +416,38 @@ class Build:
         self.label = " ".join(o[2:] for o in self.options if o.startswith("-G"))
         self.digest = None
         self.reads = set()  # the files Verilator read for the original
+        self.original_rtl = None  # the unmutated rtl/ copy (Original)
+        self.digests = {}  # extra options -> the original's digest with them
+        self.lock = threading.Lock()
 
-    def verilate(self, rtl, scratch, lint_only=False):
-        """Verilator on the .v/.vh of rtl with this build's options, in scratch (the same
-        relative paths every time, so that two runs are comparable byte for byte):
-        (None, digest of the C++ it wrote) or (its first message, None)."""
+    def original_digest(self, extra, scratch):
+        """The digest of the original's C++ with the extra options (a warning option
+        should not change the code; if it does, no entry is skipped as identical)."""
+        key = tuple(extra)
+        if not key:
+            return self.digest
+        with self.lock:
+            if key not in self.digests:
+                self.digests[key] = self.verilate(self.original_rtl, scratch, extra=extra)[1]
+            return self.digests[key]
+
+    def verilate(self, rtl, scratch, lint_only=False, extra=()):
+        """Verilator on the .v/.vh of rtl with this build's options (and extra), in
+        scratch (the same relative paths every time, so that two runs are comparable
+        byte for byte): (None, digest of the C++ it wrote) or (its first message, None);
+        every message in self.last_messages."""
         shutil.rmtree(scratch, ignore_errors=True)
         rtl_copy(os.path.join(scratch, "src", "rtl"), rtl)
-        opts = self.options
+        opts = self.options + list(extra)
+        self.last_messages = []
         if lint_only:
             opts = [o for o in opts if o not in ("--cc", "--sc")] + ["--lint-only"]
         cmd = [self.verilator] + opts + ["-Mdir", "obj", "-y", "src/rtl", "-Isrc/rtl",
                                          "src/rtl/%s.v" % self.module]
         r = subprocess.run(cmd, cwd=scratch, capture_output=True, text=True)
         if r.returncode != 0:
-            msg = [l for l in r.stderr.splitlines() if l.startswith("%")]
+            msg = [l.replace("src/rtl/", "") for l in r.stderr.splitlines() if l.startswith("%")]
+            self.last_messages = msg
             return (msg[0] if msg else r.stderr.strip()[:200]).replace("src/rtl/", ""), None
         if lint_only:
             return None, None
@@ -464,9 +491,12 @@ class Original:
         sources = hashlib.sha1()
         for f in sorted(os.listdir(rtl)):
             sources.update(f.encode() + open(os.path.join(rtl, f), "rb").read())
+        # And the wormcast that builds them: another one (its harness, its cache keys)
+        # would add a second build to a kept cache.
+        sources.update(open(self.wormcast, "rb").read())
         builds = []
         for k, runs in enumerate(REGRESSION[group]):
-            # A cache per entry and per version of the RTL and the runs: kept between
+            # A cache per entry and per version of the RTL, wormcast and the runs: kept between
             # invocations; one of an older version is removed.
             tag = hashlib.sha1((sources.hexdigest() + json.dumps(runs)).encode()).hexdigest()[:12]
             cache = os.path.join(self.base, "cache-%s%d-%s" % (group, k, tag))
@@ -487,6 +517,7 @@ class Original:
             b = Build(manifests[0])
             err, b.digest = b.verilate(rtl, os.path.join(self.base, "scratch"))
             b.reads = b.last_reads
+            b.original_rtl = rtl
             if err:
                 raise SystemExit("mutate: Verilator fails on the unmutated RTL (%s): %s" % (b.label, err))
             print("mutate: original %s build %d (%s): %d runs pass (%.0f s)"
@@ -504,10 +535,13 @@ class Worker:
         self.scratch = os.path.join(out, "scratch%d" % index)
         self.wormcast = wormcast
 
-    def env(self):
-        return dict(os.environ, WORMCAST_RTL_DIR=self.rtl, XDG_CACHE_HOME=self.cache)
+    def env(self, extra=()):
+        e = dict(os.environ, WORMCAST_RTL_DIR=self.rtl, XDG_CACHE_HOME=self.cache)
+        if extra:
+            e["WORMCAST_VERILATOR_FLAGS"] = " ".join(extra)
+        return e
 
-    def run_mutant(self, name, text, group, builds):
+    def run_mutant(self, name, line, text, group, builds, start=0):
         """(status, reason, stage, counts) of the mutant text of rtl/NAME.
 
         First Verilator's lint (its options include -Wall; warnings are errors) in every
@@ -517,7 +551,17 @@ class Worker:
         pass (Original), and the entry is skipped; otherwise wormcast builds it and runs
         the entry until one run fails (KILLED at that stage).  A mutant that no entry
         kills SURVIVED every run of the regression.  counts: entries built and run,
-        entries skipped as identical."""
+        entries skipped as identical.
+
+        Except: a mutant whose only lint messages are WIDTH warnings at the mutated line
+        itself (x + 1'b1 -> x + 1'b0: Verilator accepts the 1'b1 idiom, not 1'b0) is a
+        change of behaviour that the width rule hides, not a broken structure: it is
+        built and run with -Wno-WIDTH (its reason says so, WIDTH_ONLY) and is killed or
+        survives like any other.  And one that stops Verilator 5.006 with an internal
+        error of its gate optimisation is built with -fno-gate (NO_GATE).
+
+        start: the entries before it are known to pass (a survivor of a shorter
+        regression, --resume); they are neither built nor counted."""
         rtl_copy(self.rtl)
         with open(os.path.join(self.rtl, name), "w") as f:
             f.write(text)
@@ -525,34 +569,68 @@ class Worker:
         # A configuration whose sources do not include the mutated file (a network top
         # of another topology) is the original's: Verilator never reads the mutant.
         builds_reading = [b for b in builds if name in b.reads]
+        tag, extra = "", []  # retry_options
         try:
             for b in builds_reading:
-                err, _ = b.verilate(self.rtl, self.scratch, lint_only=True)
+                err, _ = b.verilate(self.rtl, self.scratch, lint_only=True, extra=extra)
+                if err and not extra:
+                    tag, extra = retry_options(b.last_messages, name, line)
+                    if extra:
+                        err, _ = b.verilate(self.rtl, self.scratch, lint_only=True, extra=extra)
                 if err:
                     return "stillborn", "lint (%s): %s" % (b.label, err), -1, counts
             for stage, (b, runs) in enumerate(zip(builds, REGRESSION[group])):
+                if stage < start:
+                    continue
                 if b not in builds_reading:
                     counts["identical"] += 1
                     continue
-                err, digest = b.verilate(self.rtl, self.scratch)
+                err, digest = b.verilate(self.rtl, self.scratch, extra=extra)
                 if err:
-                    return "stillborn", "Verilator (%s): %s" % (b.label, err), stage, counts
-                if digest == b.digest:
+                    return "stillborn", tag + "Verilator (%s): %s" % (b.label, err), stage, counts
+                if digest == b.original_digest(extra, self.scratch + "-orig"):
                     counts["identical"] += 1
                     continue
                 counts["built"] += 1
                 # One build in the cache at a time (regress tells a build that timed
                 # out by its absence).
                 shutil.rmtree(self.cache, ignore_errors=True)
-                r = regress(self.wormcast, runs, self.env())
+                r = regress(self.wormcast, runs, self.env(extra))
                 if r and r[2]:
-                    return "stillborn", "build failed: %s" % r[1], stage, counts
+                    return "stillborn", tag + "build failed: %s" % r[1], stage, counts
                 if r:
-                    return "killed", "%s: %s" % r[:2], stage, counts
-            return "survived", "", None, counts
+                    return "killed", tag + "%s: %s" % r[:2], stage, counts
+            return "survived", tag, None, counts
         finally:
             rtl_copy(self.rtl)
             shutil.rmtree(self.cache, ignore_errors=True)
+
+
+WIDTH_ONLY = "(lint: WIDTH at the mutated line only; built with -Wno-WIDTH) "
+
+
+NO_GATE = "(Verilator's internal error in V3Gate; built with -fno-gate) "
+
+
+def internal_error(messages):
+    return any(l.startswith("%Error: Internal Error:") and "V3Gate" in l for l in messages)
+
+
+def retry_options(messages, name, line):
+    """(tag, the Verilator options to try again with) for a mutant whose lint failed
+    with these messages: WIDTH_ONLY, NO_GATE, or ("", []): stillborn."""
+    if width_only(messages, name, line):
+        return WIDTH_ONLY, ["-Wno-WIDTH"]
+    if internal_error(messages):
+        return NO_GATE, ["-fno-gate"]
+    return "", []
+
+
+def width_only(messages, name, line):
+    """Verilator's messages are WIDTH warnings at NAME:LINE and nothing else."""
+    msgs = [l for l in messages if not l.startswith("%Error: Exiting due to")]
+    here = re.compile(r"%%Warning-WIDTH: %s:%d:" % (re.escape(name), line))
+    return bool(msgs) and all(here.match(l) for l in msgs)
 
 
 class BuildTimeout(Exception):
@@ -620,7 +698,8 @@ def main():
                          "are reported as 'argued, not run' and count as neither killed nor live)")
     ap.add_argument("--resume", action="store_true",
                     help="reuse the verdicts of DIR/results.json for mutants whose mutated "
-                         "file and regression are unchanged")
+                         "file and regression are unchanged (a survivor of a regression "
+                         "that has gained entries at its end runs the new entries only)")
     a = ap.parse_args()
     # Absolute: the workers' caches are XDG_CACHE_HOME, where a relative path is ignored
     # (the XDG specification), which would put the mutants into the user's own cache.
@@ -655,6 +734,9 @@ def main():
         runs = REGRESSION[g] if stage is None or stage < 0 else REGRESSION[g][:stage + 1]
         return hashlib.sha1(json.dumps(runs).encode()).hexdigest()
 
+    # Group -> {digest of the first n entries of its regression: n}, n < all of them.
+    prefixes = {g: {hashlib.sha1(json.dumps(REGRESSION[g][:n]).encode()).hexdigest(): n
+                    for n in range(1, len(REGRESSION[g]))} for g in REGRESSION}
     originals = {f: open(os.path.join(RTL, f)).read() for f in files}
     print("mutate: %d mutants of %s" % (len(mutants), ", ".join(files)), file=sys.stderr)
     todo = mutants
@@ -678,12 +760,25 @@ def main():
         text = apply(m, originals[m["file"]])
         digest = hashlib.sha1(text.encode()).hexdigest()
         old = results.get(m["id"])
-        fresh = (old and old.get("digest") == digest
-                 and old.get("regression") == regression_digest(m, old.get("stage")))
+        same = (old and old.get("digest") == digest
+                # A verdict from before the WIDTH_ONLY and NO_GATE rules.
+                and not (old["status"] == "stillborn"
+                         and retry_options([old["reason"].split(": ", 1)[-1]], m["file"], m["line"])[1]))
+        fresh = same and old.get("regression") == regression_digest(m, old.get("stage"))
+        # A survivor or a stillborn mutant of a regression that has since gained entries
+        # at its end (old["regression"] is the digest of the first n entries): a
+        # stillborn one stays stillborn (it fails the lint of an entry still there); a
+        # survivor runs the new entries only (first = n).
+        first = 0
+        if same and not fresh and old["status"] in ("survived", "stillborn") and old.get("stage") in (None, -1):
+            first = prefixes[g].get(old["regression"], 0)
+            fresh = first > 0 and old["status"] == "stillborn"
         if (a.resume or a.report_only) and fresh:
             m.update({k: old[k] for k in ("status", "reason", "seconds", "stage")})
             m["counts"] = {k: old.get(k) for k in ("built", "identical")}
-        elif a.skip_argued and m["id"] in equivalent:
+            if first and not a.report_only:
+                record(m, digest)
+        elif a.skip_argued and m["id"] in equivalent and not (a.resume and first):
             m["status"], m["reason"] = "argued, not run", equivalent[m["id"]]
         elif a.report_only:
             m["status"], m["reason"] = "not run", "no verdict in %s" % results_path
@@ -694,8 +789,13 @@ def main():
             try:
                 t0 = time.time()
                 m["status"], m["reason"], m["stage"], m["counts"] = w.run_mutant(
-                    m["file"], text, g, builds)
+                    m["file"], m["line"], text, g, builds, first if a.resume else 0)
                 m["seconds"] = round(time.time() - t0, 1)
+                if a.resume and first:
+                    # The time and counts of the entries run before, too.
+                    m["seconds"] = round(m["seconds"] + (old.get("seconds") or 0), 1)
+                    for k in ("built", "identical"):
+                        m["counts"][k] += old.get(k) or 0
                 record(m, digest)
             except BuildTimeout as e:
                 m["status"], m["reason"] = "not run", "the build for %s took over %d s" % (e, BUILD_TIMEOUT)
@@ -703,7 +803,7 @@ def main():
                 with lock:
                     free.append(w)
         if m["status"] == "survived":
-            m["reason"] = equivalent.get(m["id"], "GAP: no run of the regression fails")
+            m["reason"] = m.get("reason", "") + equivalent.get(m["id"], "GAP: no run of the regression fails")
         with lock:
             done[0] += 1
             c = m.get("counts") or {}
@@ -751,6 +851,11 @@ def main():
             f, len(ms), st("killed"), sum(1 for m in ms if m in argued), sum(1 for m in ms if m in gaps),
             st("stillborn"), sum(1 for m in ms if m["status"] == "stillborn" and "Internal Error" in m["reason"]),
             st("argued, not run"), st("not run")))
+    for tag in (WIDTH_ONLY, NO_GATE):
+        wide = [m for m in mutants if m.get("reason", "").startswith(tag)]
+        if wide:
+            print("%s: %s" % (tag.strip(), ", ".join("%s %d" % (s_, sum(1 for m in wide if m["status"] == s_))
+                                                      for s_ in ("killed", "survived", "stillborn"))))
     timed = [m for m in mutants if m["status"] in ("killed", "survived", "stillborn") and m.get("seconds") is not None]
     for s_ in ("killed", "survived", "stillborn"):
         t = sorted(m["seconds"] for m in timed if m["status"] == s_)
