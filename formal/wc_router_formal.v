@@ -17,56 +17,78 @@
 //   - data independence: the router reads only the low 16 bits of a head (kind, type,
 //     ir, address); every flit of input s carries, in bits the router never reads for
 //     routing, a tag (s, n): s in flit[20:16] (the header's source field) and n, the
-//     number of flits input s accepted before it, in flit[FW-1:28] (the header's seq
-//     field). The outputs then tell, per flit, which input it left and in which order,
+//     number of flits input s accepted before it, in flit[33:28] (the header's seq
+//     field). On rings and tori the router also reads a head's source field (the
+//     dateline class of an R hop, section 12), so there s moves to flit[38:34], the top
+//     of a wider seq field (W = 37), and the source field carries a node index. The outputs then tell, per flit, which input it left and in which order,
 //     so loss, duplication and reordering are visible at the ports. The tag bits are the
 //     top of the flit, so a corrupted stored flit (InjectBug 11) shows too. One flit,
 //     chosen by the solver (track_in_i, track_n_i), is also compared bit for bit.
 //
 // Ports (all free inputs of the proof):
 //   clk_i        clock.
-//   in_valid_i   [NIn]     valid of every router input (links, then injection channels).
+//   in_valid_i   [NIn]     valid of every router input (links, then injection channels;
+//                          with V > 1 virtual inputs: VC c of link i is input i*V + c, at
+//                          most one VC of a link valid per cycle, section 12).
 //   in_flit_i    [NIn*FW]  their flits.
-//   credit_i     [NOut]    credits returned by the receivers of the outputs (links, then
-//                          ejection channels).
+//   credit_i     [NOut]    credits returned by the receivers of the (virtual) outputs
+//                          (links, then ejection channels).
 //   node_i       the router's node index; stable.
 //   track_in_i   the input of the tracked flit; stable.
 //   track_n_i    the tag n of the tracked flit; stable.
 module wc_router_formal #(
-  parameter integer Topology        = 0,  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh
+  // 0 = hypercube Q_Dim, 1 = Rows x Cols mesh, 2 = ring of Cols nodes (Rows = 1),
+  // 3 = Rows x Cols torus (section 12)
+  parameter integer Topology        = 0,
   parameter integer Dim             = 3,  // hypercube dimension (Topology 0)
-  parameter integer Rows            = 3,  // mesh rows (Topology 1)
-  parameter integer Cols            = 3,  // mesh columns (Topology 1)
+  parameter integer Rows            = 3,  // mesh / torus rows (Topology 1, 3); ring: 1
+  parameter integer Cols            = 3,  // mesh / torus columns; ring: its nodes
   parameter integer AllPort         = 1,  // 1 = all-port, 0 = one-port
-  parameter integer BufferDepth     = 2,  // flits per input FIFO
+  parameter integer BufferDepth     = 2,  // flits per input FIFO (per VC)
   parameter integer ReplicationCost = 0,  // T_r (section 7, step 5)
   parameter integer RouteOrder      = 0,  // R routing: 0 ascending, 1 descending
   // B replication tree: 0 ascending, 1 descending
   parameter integer TreeOrder       = (Topology == 0) ? 1 : 0,
+  parameter integer NumVcs          = 1,  // V, virtual channels per link (section 12)
   parameter integer InjectBug       = 0   // the router's deliberate fault (rtl/wc_router.v)
 ) (
   input                                           clk_i,
-  input  [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
-          + ((AllPort != 0) ? 0 : 1) - 1:0]       in_valid_i,
-  input  [(((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
-          + ((AllPort != 0) ? 0 : 1)) * 34 - 1:0] in_flit_i,
-  input  [((Topology == 0) ? Dim : 4) * ((AllPort != 0) ? 2 : 1)
-          + ((AllPort != 0) ? 0 : 1) - 1:0]       credit_i,
+  // Virtual inputs (section 12; with V = 1 the router's inputs): P*V link VCs, then J
+  // injection channels. The harness multiplexes the link VCs onto the physical links.
+  input  [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) * NumVcs
+          + ((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) : 1)
+          - 1:0]                                  in_valid_i,
+  input  [(((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) * NumVcs
+          + ((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) : 1))
+          * ((Topology >= 2) ? 39 : 34) - 1:0]    in_flit_i,
+  // Virtual outputs: P*V link VCs, then E ejection channels.
+  input  [((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) * NumVcs
+          + ((AllPort != 0) ? ((Topology == 0) ? Dim : (Topology == 2) ? 2 : 4) * NumVcs
+                            : 1) - 1:0]           credit_i,
   input  [11:0]                                   node_i,
   input  [4:0]                                    track_in_i,
   input  [5:0]                                    track_n_i
 );
 
-  localparam integer W     = 32;  // payload width: the smallest; see the header
+  // Payload width: the smallest (32) where the router reads only the low 16 bits of a
+  // head; on rings and tori it also reads the source field (bits 16..27: the dateline
+  // class of an R hop), so the input tag moves above the tag n, into bits the router
+  // never reads (37: seq has 11 bits).
+  localparam integer W     = (Topology >= 2) ? 37 : 32;
   localparam integer FW    = W + 2;
-  localparam integer P     = (Topology == 0) ? Dim : 4;
+  localparam integer P     = (Topology == 0) ? Dim : (Topology == 2) ? 2 : 4;
+  localparam integer V     = NumVcs;
+  localparam integer VcW   = (V > 1) ? $clog2(V) : 1;
+  localparam integer PV    = P * V;                // link virtual ports
   localparam integer J     = (AllPort != 0) ? P : 1;
-  localparam integer NIn   = P + J;
-  localparam integer NOut  = P + J;
+  localparam integer E     = (AllPort != 0) ? PV : 1;
+  localparam integer NIn   = PV + J;
+  localparam integer NOut  = PV + E;
   localparam integer Nodes = (Topology == 0) ? (1 << Dim) : Rows * Cols;
-  localparam integer TagW  = W - 26;              // tag n: the header's seq field
+  localparam integer TagW  = 6;                   // tag n: the low 6 bits of seq
   localparam integer TagLo = 28;                  // flit bit of seq (payload bit 26)
-  localparam integer SrcLo = 16;                  // flit bit of source (payload bit 14)
+  // flit bit of the tag s: the header's source field, or above n on rings and tori
+  localparam integer SrcLo = (Topology >= 2) ? TagLo + TagW : 16;
   localparam integer CW    = $clog2(BufferDepth + 2);  // counters 0..BufferDepth + 1
   localparam [CW-1:0] Depth = BufferDepth[CW-1:0];
 
@@ -111,6 +133,11 @@ module wc_router_formal #(
       assign node_c = node_i % ColsW;
       assign exist  = {node_r != LastRow, node_r != 12'd0, node_c != 12'd0,
                        node_c != LastCol};
+    end else if (Topology >= 2) begin : gen_exist_torus
+      // Every link of a ring or a torus exists (section 12).
+      assign node_r = node_i / ColsW;
+      assign node_c = node_i % ColsW;
+      assign exist  = {P{1'b1}};
     end else begin : gen_exist_hc
       assign node_r = 12'd0;
       assign node_c = 12'd0;
@@ -267,6 +294,114 @@ module wc_router_formal #(
     end
   endfunction
 
+  // Rings and tori (section 12), one wrapping dimension of size n at a time, written
+  // from the text with f = (b - a) mod n, the distance the positive way.
+  function automatic [12:0] fwd;  // (b - a) mod n
+    input [11:0] a;
+    input [11:0] b;
+    input [12:0] n;
+    begin
+      fwd = (b >= a) ? {1'b0, b - a} : {1'b0, b} + n - {1'b0, a};
+    end
+  endfunction
+
+  // R from coordinate a to b: {negative, positive}; the positive way iff 2f <= n (the
+  // tie rule: the opposite node of an even ring is reached the positive way).
+  function automatic [1:0] ring_r;
+    input [11:0] a;
+    input [11:0] b;
+    input [12:0] n;
+    reg   [12:0] f;
+    begin
+      f = fwd(a, b, n);
+      ring_r = (f == 13'd0) ? 2'b00 : ({f, 1'b0} <= {1'b0, n}) ? 2'b01 : 2'b10;
+    end
+  endfunction
+
+  // The B tree of root coordinate s at coordinate t: {negative, positive} children.
+  // The positive branch is 1 <= f <= n/2, the negative one the rest; the root sends
+  // both ways (only the positive way when n = 2); a node forwards on its own branch
+  // while the next node is still on it.
+  function automatic [1:0] ring_b;
+    input [11:0] s;
+    input [11:0] t;
+    input [12:0] n;
+    reg   [12:0] f;
+    begin
+      f = fwd(s, t, n);
+      if (f == 13'd0) begin
+        ring_b = (n == 13'd2) ? 2'b01 : 2'b11;
+      end else if ({f, 1'b0} <= {1'b0, n}) begin
+        ring_b = {1'b0, {f + 13'd1, 1'b0} <= {1'b0, n}};
+      end else begin
+        ring_b = {{f - 13'd1, 1'b0} > {1'b0, n}, 1'b0};
+      end
+    end
+  endfunction
+
+  // The class of a hop from coordinate t towards the positive (pos = 1) or negative
+  // way, of a message whose origin in this dimension is s: 1 iff it crosses or has
+  // crossed the dateline (the link between n - 1 and 0).
+  function automatic dateline;
+    input [11:0] s;
+    input [11:0] t;
+    input [12:0] n;
+    input        pos;
+    reg   [12:0] u;
+    begin
+      if (pos) begin
+        u = ({1'b0, t} + 13'd1 == n) ? 13'd0 : {1'b0, t} + 13'd1;
+        dateline = u < {1'b0, s};
+      end else begin
+        u = (t == 12'd0) ? n - 13'd1 : {1'b0, t} - 13'd1;
+        dateline = u > {1'b0, s};
+      end
+    end
+  endfunction
+
+  // Links (E, W, N, S = bits 0..3) and, per link, the class of the hop (bit k: 1 =
+  // class 1) of a head at node (r, c) of a ring or torus. A ring is row 0 of a torus
+  // with one row.
+  function automatic [7:0] ref_links_torus;
+    input [11:0] addr;
+    input [11:0] src;
+    input        is_b;
+    input [11:0] r;
+    input [11:0] c;
+    reg   [11:0] ar, ac, sr, sc;
+    reg   [1:0]  x, y;
+    reg   [3:0]  l, cls;
+    begin
+      ar = addr / ColsW;
+      ac = addr % ColsW;
+      // The origin of the message in each dimension: R its source, B its root.
+      sr = is_b ? ar : src / ColsW;
+      sc = is_b ? ac : src % ColsW;
+      l  = 4'b0000;
+      if (!is_b) begin
+        x = ring_r(c, ac, Cols[12:0]);  // {W, E}
+        y = ring_r(r, ar, Rows[12:0]);  // {N, S}
+        if (x != 2'b00 && (RouteOrder == 0 || y == 2'b00)) begin
+          l = {2'b00, x};
+        end else begin
+          l = {y[0], y[1], 2'b00};
+        end
+      end else begin
+        x = ring_b(ac, c, Cols[12:0]);
+        y = (Topology == 2) ? 2'b00 : ring_b(ar, r, Rows[12:0]);
+        if (TreeOrder == 0) begin
+          // Row first: along the root's row, and every node of it into its column.
+          l = {y[0], y[1], (r == ar) ? x : 2'b00};
+        end else begin
+          l = {(c == ac) ? {y[0], y[1]} : 2'b00, x};
+        end
+      end
+      cls = {dateline(sr, r, Rows[12:0], 1'b1), dateline(sr, r, Rows[12:0], 1'b0),
+             dateline(sc, c, Cols[12:0], 1'b0), dateline(sc, c, Cols[12:0], 1'b1)};
+      ref_links_torus = {cls, l};
+    end
+  endfunction
+
   /* verilator lint_off UNUSEDSIGNAL */  // the routing bits of the flit; lm beyond P
   function automatic [NOut-1:0] ref_route;
     input [FW-1:0] flit;
@@ -274,26 +409,42 @@ module wc_router_formal #(
     input [11:0]   t;
     reg   [11:0]   addr;
     reg            is_b, at_t, ej;
-    reg   [3:0]    lm;
+    reg   [3:0]    lm, cls;
+    reg   [7:0]    lt;
     reg   [P-1:0]  links;
+    integer        k, c;
     begin
       addr = flit[15:4];
       is_b = flit[2];
+      cls  = 4'b0000;
       if (Topology == 0) begin
         at_t  = ((addr ^ t) & DimMask) == 12'd0;
         links = (is_b && flit[3]) ? ref_path_hc(addr, t) : ref_links_hc(addr, is_b, t);
-      end else begin
+      end else if (Topology == 1) begin
         at_t  = (addr == t);
         lm    = ref_links_mesh(addr, is_b, flit[3], node_r, node_c);
         links = lm[P-1:0];
+      end else begin
+        at_t  = (addr == t);
+        lt    = ref_links_torus(addr, flit[27:16], is_b, node_r, node_c);
+        links = lt[P-1:0];
+        cls   = lt[7:4];
       end
       // The local copy: R at its destination or with ir on the way, B (tree or path)
       // except at the root.
       ej = is_b ? !at_t : (at_t || flit[3]);
-      ref_route = {{(NOut - P){1'b0}}, links};
-      // ej(i): only a link input delivers; P + i all-port, P one-port.
-      if (ej && inp < P) begin
-        ref_route[(AllPort != 0 && inp < P) ? P + inp : P] = 1'b1;
+      // Link p goes out on virtual output p*V + its class (section 12); a B copy with
+      // V = 3 always in class 2.
+      ref_route = {NOut{1'b0}};
+      for (k = 0; k < P; k = k + 1) begin
+        c = (is_b && V == 3) ? 2 : (V > 1 && cls[k]) ? 1 : 0;
+        if (links[k]) begin
+          ref_route[k * V + c] = 1'b1;
+        end
+      end
+      // ej(i): only a link input delivers; PV + i all-port, PV one-port.
+      if (ej && inp < PV) begin
+        ref_route[(AllPort != 0) ? PV + inp : PV] = 1'b1;
       end
     end
   endfunction
@@ -302,10 +453,63 @@ module wc_router_formal #(
   // ---------------------------------------------------------------------------
   // The router.
   // ---------------------------------------------------------------------------
-  wire [NIn-1:0]     credit_o;
-  wire [NOut-1:0]    out_valid;
+  wire [NIn-1:0]     credit_o;   // per virtual input
+  wire [NOut-1:0]    out_valid;  // per virtual output
   wire [NOut*FW-1:0] out_flit;
 
+  // The physical links (section 12, "The class on the wire"): a link carries the flit
+  // of at most one of its VCs per cycle (an assumption on the senders, below), with
+  // its class on vc; an output link's flit appears on the virtual output of its class.
+  reg  [P-1:0]      lk_valid;
+  reg  [P*VcW-1:0]  lk_vc;
+  reg  [P*FW-1:0]   lk_flit;
+  wire [P-1:0]      lo_valid;
+  wire [P*VcW-1:0]  lo_vc;
+  wire [P*FW-1:0]   lo_flit;
+  integer           lp, lc;
+  always @* begin
+    lk_valid = {P{1'b0}};
+    lk_vc    = {P*VcW{1'b0}};
+    lk_flit  = {P*FW{1'b0}};
+    for (lp = 0; lp < P; lp = lp + 1) begin
+      for (lc = 0; lc < V; lc = lc + 1) begin
+        if (in_valid_i[lp * V + lc]) begin
+          lk_valid[lp]              = 1'b1;
+          lk_vc[lp*VcW +: VcW]      = lc[VcW-1:0];
+          lk_flit[lp*FW +: FW]      = in_flit_i[(lp * V + lc)*FW +: FW];
+        end
+      end
+    end
+  end
+  genvar gl;
+  generate
+    for (gl = 0; gl < PV; gl = gl + 1) begin : gen_vout
+      localparam integer LinkP = gl / V;
+      localparam integer ClsI  = gl % V;
+      localparam [VcW-1:0] Cls = ClsI[VcW-1:0];
+      assign out_valid[gl] = lo_valid[LinkP] && (V == 1 || lo_vc[LinkP*VcW +: VcW] == Cls);
+      assign out_flit[gl*FW +: FW] = lo_flit[LinkP*FW +: FW];
+    end
+    if (V > 1) begin : gen_links_one_vc
+      // The senders of a link: one VC per cycle.
+      integer   ap, av;
+      reg [3:0] nv;
+      reg       two;
+      always @* begin
+        two = 1'b0;
+        for (ap = 0; ap < P; ap = ap + 1) begin
+          nv = 4'd0;
+          for (av = 0; av < V; av = av + 1) begin
+            nv = nv + {3'b000, in_valid_i[ap * V + av]};
+          end
+          two = two | (nv > 4'd1);
+        end
+        a_link_one_vc: assume (!two);
+      end
+    end
+  endgenerate
+
+  /* verilator lint_off UNUSEDSIGNAL */  // lo_vc with V = 1
   wc_router #(
     .Topology        (Topology),
     .Dim             (Dim),
@@ -317,24 +521,28 @@ module wc_router_formal #(
     .ReplicationCost (ReplicationCost),
     .RouteOrder      (RouteOrder),
     .TreeOrder       (TreeOrder),
+    .NumVcs          (NumVcs),
     .InjectBug       (InjectBug)
   ) u_dut (
     .clk_i         (clk_i),
     .rst_ni        (rst_ni),
     .node_id_i     (node_i),
-    .link_valid_i  (in_valid_i[P-1:0]),
-    .link_flit_i   (in_flit_i[P*FW-1:0]),
-    .link_credit_o (credit_o[P-1:0]),
-    .link_valid_o  (out_valid[P-1:0]),
-    .link_flit_o   (out_flit[P*FW-1:0]),
-    .link_credit_i (credit_i[P-1:0]),
-    .inj_valid_i   (in_valid_i[NIn-1:P]),
-    .inj_flit_i    (in_flit_i[NIn*FW-1:P*FW]),
-    .inj_credit_o  (credit_o[NIn-1:P]),
-    .ej_valid_o    (out_valid[NOut-1:P]),
-    .ej_flit_o     (out_flit[NOut*FW-1:P*FW]),
-    .ej_credit_i   (credit_i[NOut-1:P])
+    .link_valid_i  (lk_valid),
+    .link_vc_i     (lk_vc),
+    .link_flit_i   (lk_flit),
+    .link_credit_o (credit_o[PV-1:0]),
+    .link_valid_o  (lo_valid),
+    .link_vc_o     (lo_vc),
+    .link_flit_o   (lo_flit),
+    .link_credit_i (credit_i[PV-1:0]),
+    .inj_valid_i   (in_valid_i[NIn-1:PV]),
+    .inj_flit_i    (in_flit_i[NIn*FW-1:PV*FW]),
+    .inj_credit_o  (credit_o[NIn-1:PV]),
+    .ej_valid_o    (out_valid[NOut-1:PV]),
+    .ej_flit_o     (out_flit[NOut*FW-1:PV*FW]),
+    .ej_credit_i   (credit_i[NOut-1:PV])
   );
+  /* verilator lint_on UNUSEDSIGNAL */
 
   // ---------------------------------------------------------------------------
   // Receivers (section 5): output o's receiver holds what it received and has not yet
@@ -359,14 +567,15 @@ module wc_router_formal #(
   wire [NOut-1:0] bad_overflow, bad_border_out, bad_worm_head, bad_worm_held;
   wire [NIn-1:0]  bad_credit, bad_sender_cred, bad_progress, bad_copies, bad_order;
   wire [NIn-1:0]  bad_from_nowhere, bad_head_route, bad_worm_route, bad_tracked;
+  wire [NIn-1:0]  bad_sw_wait;
 
   genvar go;
   generate
     for (go = 0; go < NOut; go = go + 1) begin : gen_out
       wire [CW-1:0] pend = pend_q[go*CW +: CW];
       wire          border;
-      if (go < P) begin : gen_link
-        assign border = !exist[go];
+      if (go < PV) begin : gen_link
+        assign border = !exist[go / V];
       end else begin : gen_ej
         assign border = 1'b0;
       end
@@ -413,10 +622,10 @@ module wc_router_formal #(
       localparam [4:0] S = gs;
       wire          v    = in_valid_i[gs];
       wire [FW-1:0] f    = in_flit_i[gs*FW +: FW];
-      wire          link = (gs < P);
+      wire          link = (gs < PV);
       wire          border;
-      if (gs < P) begin : gen_link
-        assign border = !exist[gs];
+      if (gs < PV) begin : gen_link
+        assign border = !exist[gs / V];
       end else begin : gen_inj
         assign border = 1'b0;
       end
@@ -457,6 +666,12 @@ module wc_router_formal #(
             assume (head_route != {NOut{1'b0}});
             if (!link) begin
               assume (f[2] ? f[15:4] == node_i : f[15:4] != node_i);
+            end
+            if (Topology >= 2) begin
+              // Rings and tori: the source is a node (the NI's own when injected), and
+              // there is no path broadcast (the NI refuses it, section 8).
+              assume (f[27:16] < NodesW && (link || f[27:16] == node_i));
+              assume (!(f[2] && f[3]));
             end
           end
         end
@@ -534,11 +749,35 @@ module wc_router_formal #(
       always @(posedge clk_i) begin
         must_move_q <= rst_ni && dworm_now && in_router != {TagW{1'b0}} && room;
       end
+      // With V > 1 it may lose a link to another VC in switch allocation (section 12,
+      // step 6b): excused when a link of its worm carries another input's flit now,
+      // but only for NIn cycles in a row (the bounded wait of step 6b).
+      reg     lost;
+      integer lo;
+      always @* begin
+        lost = 1'b0;
+        for (lo = 0; lo < PV; lo = lo + 1) begin
+          if (V > 1 && droute_q[lo] && lo_valid[lo / V] &&
+              lo_flit[(lo / V)*FW + SrcLo +: 5] != S) begin
+            lost = 1'b1;
+          end
+        end
+      end
+      reg [4:0] lost_n_q;
+      always @(posedge clk_i) begin
+        if (!rst_ni || !(must_move_q && !left)) begin
+          lost_n_q <= 5'd0;
+        end else if (lost_n_q != 5'd31) begin
+          lost_n_q <= lost_n_q + 5'd1;
+        end
+      end
 
       wire [NOut-1:0] ref_m = ref_route(mf, gs, node_i);
       assign bad_credit[gs]       = rst_ni && (credit_o[gs] != left);
       assign bad_sender_cred[gs]  = rst_ni && cred_q > Depth;
-      assign bad_progress[gs]     = rst_ni && must_move_q && !left;
+      assign bad_progress[gs]     = rst_ni && must_move_q && !left && !lost;
+      assign bad_sw_wait[gs]      = rst_ni && must_move_q && !left &&
+                                    {27'd0, lost_n_q} >= NIn;
       assign bad_copies[gs]       = rst_ni && left && !same;
       assign bad_order[gs]        = rst_ni && left && mf[TagLo +: TagW] != dn_q;
       assign bad_from_nowhere[gs] = rst_ni && left && in_router[TagW-1];
@@ -574,8 +813,11 @@ module wc_router_formal #(
       p_credit_per_flit:      assert (bad_credit == {NIn{1'b0}});
       // The router never returns a credit for a slot it did not fill.
       p_no_spurious_credit:   assert (bad_sender_cred == {NIn{1'b0}});
-      // A flit of a worm in progress moves as soon as all its outputs have room.
+      // A flit of a worm in progress moves as soon as all its outputs have room (with
+      // V > 1: unless another VC takes one of its links in that cycle).
       p_worm_progress:        assert (bad_progress == {NIn{1'b0}});
+      // With V > 1, one that lost a link to another VC moves within NIn cycles.
+      p_switch_bounded_wait:  assert (bad_sw_wait == {NIn{1'b0}});
       // Every copy of a flit leaves in the same cycle and is the same flit (MR lockstep).
       p_copies_identical:     assert (bad_copies == {NIn{1'b0}});
       // The flits of an input leave in the order they arrived, each once: no loss, no

@@ -64,18 +64,27 @@ CONFIGS = [
     # The non-default router parameters: T_r = 2, descending R routes, ascending tree.
     ("hc3_ap_d2_tr2_rd_ta", 0, 3, 0, 0, 1, 2,
      {"ReplicationCost": 2, "RouteOrder": 1, "TreeOrder": 0}, 12),
+    # Rings and tori with virtual channels (section 12): topology 2 = ring of `cols`
+    # nodes, 3 = torus. An even ring (the tie rule), an odd one-port ring, V = 3 (B in
+    # its own class), a torus.
+    ("r4_ap_v2_d2",  2, 0, 1, 4, 1, 2, {"NumVcs": 2}, 10),
+    ("r5_op_v2_d2",  2, 0, 1, 5, 0, 2, {"NumVcs": 2}, 10),
+    ("r4_ap_v3_d2",  2, 0, 1, 4, 1, 2, {"NumVcs": 3}, 8),
+    ("t3x4_ap_v2_d2", 3, 0, 3, 4, 1, 2, {"NumVcs": 2}, 8),
 ]
 QUICK = [("hc3_ap_d2", 6)]
 MAX_FAILS = 8  # BMC stops looking for more failed properties after so many
 
 # InjectBug k -> the configuration that can show it (8, 9: a mesh border; 7: T_r > 0;
 # 12: a non-default tree order; 13, the path broadcast off its path: Q_3, where the Gray
-# decoding matters), and the BMC depth that suffices.
+# decoding matters; 14..16, the virtual channels: a ring), and the BMC depth that
+# suffices.
 BUGS = {1: ("hc3_ap_d2", 6), 2: ("hc3_ap_d2", 6), 3: ("hc3_ap_d2", 6),
         4: ("hc3_ap_d2", 6), 5: ("hc3_ap_d2", 6), 6: ("hc3_ap_d2", 8),
         7: ("hc3_ap_d2_tr2_rd_ta", 6), 8: ("m3x3_ap_d2", 6), 9: ("m3x3_ap_d2", 6),
         10: ("hc3_ap_d2", 12), 11: ("hc3_ap_d2", 8), 12: ("hc3_ap_d2_tr2_rd_ta", 6),
-        13: ("hc3_ap_d2", 6)}
+        13: ("hc3_ap_d2", 6), 14: ("r4_ap_v2_d2", 6), 15: ("r4_ap_v2_d2", 6),
+        16: ("r4_ap_v2_d2", 6)}
 
 
 def die(msg):
@@ -215,6 +224,13 @@ def counterexample(work, vcd, names):
     return vcd
 
 
+def shown(path):
+    """path as a user reads it: relative to the working directory when it is below it,
+    absolute otherwise (never a chain of ../)."""
+    rel = os.path.relpath(path)
+    return path if rel.startswith("..") else rel
+
+
 def write_gtkw(vcd, names):
     """A GTKWave save file beside vcd: the harness ports, the per-port failure vectors
     (one bit per port: the failing one is set) and the router's registers."""
@@ -226,12 +242,13 @@ def write_gtkw(vcd, names):
                 widths[m.group(2)] = int(m.group(1))
             elif line.startswith("$enddefinitions"):
                 break
-    sigs = ["clk_i", "rst_ni", "node_i", "in_valid_i", "in_flit_i", "credit_o", "out_valid",
-            "out_flit", "credit_i", "pend_q", "track_in_i", "track_n_i"]
+    sigs = ["clk_i", "rst_ni", "node_i", "in_valid_i", "in_flit_i", "lk_vc", "credit_o",
+            "out_valid", "out_flit", "lo_vc", "credit_i", "pend_q", "track_in_i",
+            "track_n_i"]
     bad = sorted(n for n in widths if n.startswith("bad_"))
     dut = ["u_dut.route_q", "u_dut.credits_q", "u_dut.rr_q", "u_dut.out_valid_q",
-           "u_dut.out_flit_q", "u_dut.credit_out_q", "u_dut.grant", "u_dut.move",
-           "u_dut.f_wait_q"]
+           "u_dut.gen_move_vc.out_vc_q", "u_dut.out_flit_q", "u_dut.credit_out_q", "u_dut.grant",
+           "u_dut.move", "u_dut.gen_move_vc.sw_rr_q", "u_dut.f_wait_q"]
     lines = ['[dumpfile] "%s"' % os.path.basename(vcd), "[timestart] 0", "[size] 1600 900",
              "[sst_expanded] 1"]
 
@@ -294,7 +311,7 @@ def prove(cfg, depth, bug, limit, waves, keep):
         _, status, secs = groups[key]
         print("  %-40s %-22s %7.1f s" % (key, status, secs))
     if fails:
-        print("  counterexample: %s" % (os.path.relpath(vcd, TOP) if vcd else "(replay failed)"))
+        print("  counterexample: %s" % (shown(vcd) if vcd else "(replay failed)"))
     if keep is None:
         shutil.rmtree(work, ignore_errors=True)
     sys.stdout.flush()
@@ -317,7 +334,8 @@ def main(argv):
         return default
     depth = opt("--depth", None, int)
     limit = opt("--prove-timeout", None, int)
-    waves = os.path.join(TOP, opt("--waves", "waves"))
+    # --waves is relative to the working directory, like every path a user types.
+    waves = os.path.abspath(opt("--waves", os.path.join(TOP, "waves")))
     keep = opt("--keep", None)
     names = []
     while "--config" in args:
