@@ -201,8 +201,13 @@ static flit_t message_flit(const struct message *m, int i, unsigned width)
 			 width);
 }
 
-int ni_drive(struct ni *n, struct message **messages, const struct engine *e, uint64_t now,
-	     int **done, int *n_done)
+/*
+ * flatten: the C model's network_inject() and network_return_credit() inlined (they
+ * have other callers, so link-time optimisation would otherwise keep them calls).
+ */
+__attribute__((flatten)) int
+ni_drive(struct ni *n, struct message **messages, const struct engine *e, uint64_t now,
+	 int **done, int *n_done)
 {
 	int progress = 0, nd = 0;
 	int kept;

@@ -68,7 +68,9 @@ static uint32_t virtual_links(const struct topology *t, uint32_t ports, bool bro
 	return m;
 }
 
-uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
+/* flatten: the header decode and the topology's route inlined, once per head and hop. */
+__attribute__((flatten)) uint32_t
+route_of(const struct router_params *p, int node, flit_t head, int input)
 {
 	const struct topology *t = p->topo;
 	struct header h = header_unpack(flit_payload(head), (unsigned)p->payload_width);

@@ -118,11 +118,20 @@ int dim_order_parse(const char *text, enum dim_order *o);
 const char *topology_name(const struct topology *t, char *buf, size_t len);
 const char *topology_kind_name(enum topo_kind kind);
 
+/*
+ * The RTL plugins (cosim/rtl_models.h, loaded with dlopen) call the two functions
+ * below from the executable, which exports them.  Every other C function of wormcast
+ * is hidden (C_VISIBILITY_PRESET in CMakeLists.txt): an exported function is one
+ * link-time optimisation must keep callable from outside, and it then does not inline
+ * the model's per-cycle path (NIs, checker, credits) into the simulation loop.
+ */
+#define WORMCAST_PLUGIN_API __attribute__((visibility("default")))
+
 /* The neighbour across port p, or -1 if the port is unconnected. */
-int topology_neighbor(const struct topology *t, int node, int port);
+WORMCAST_PLUGIN_API int topology_neighbor(const struct topology *t, int node, int port);
 
 /* The input port of neighbour(node, p) that output port p of node drives. */
-int topology_peer_port(const struct topology *t, int port);
+WORMCAST_PLUGIN_API int topology_peer_port(const struct topology *t, int port);
 
 /* Hop count of the dimension-ordered minimal routes (the same in both orders). */
 int topology_distance(const struct topology *t, int from, int to);
