@@ -2,14 +2,18 @@
 """Formal proofs of one wc_router (formal/wc_router_formal.v) with Yosys and ABC.
 
 usage: prove.py [--quick | --config NAME ... | --all] [--bugs] [--depth N]
-                [--prove-timeout S] [--waves DIR] [--keep DIR]
+                [--bmc-timeout S] [--prove-timeout S] [--waves DIR] [--keep DIR]
 
   (none), --all    every configuration of CONFIGS below
-  --quick          the test suite's subset: BMC of Q_3 all-port, depth 2, to 6 steps
+  --quick          the test suite's subset: BMC of Q_3 all-port, depth 2, to 6 steps,
+                   and InjectBug 1 must fail a property there
   --config NAME    that configuration (repeatable)
   --bugs           every InjectBug variant must fail a property (see BUGS)
   --bug K          only InjectBug K (repeatable; implies --bugs)
   --depth N        BMC steps instead of the configuration's own
+  --bmc-timeout S  seconds of BMC per configuration (default 900; 0: no limit). When the
+                   time runs out before the depth, the properties that held are reported
+                   "bounded to depth K (time limit)" with K the steps BMC completed
   --prove-timeout S  seconds of pdr per property (default 20; 0: BMC only; --quick: 0)
   --waves DIR      where counterexamples go (default waves/)
   --keep DIR       keep the work directories (Yosys scripts, AIGER, ABC logs) there
@@ -73,6 +77,9 @@ CONFIGS = [
     ("t3x4_ap_v2_d2", 3, 0, 3, 4, 1, 2, {"NumVcs": 2}, 8),
 ]
 QUICK = [("hc3_ap_d2", 6)]
+# ... and one injected fault, so that the suite's subset shows the proofs are not vacuous
+# (a harness whose assumptions exclude every trace would "hold" everything).
+QUICK_BUGS = [1]
 MAX_FAILS = 8  # BMC stops looking for more failed properties after so many
 
 # InjectBug k -> the configuration that can show it (8, 9: a mesh border; 7: T_r > 0;
@@ -168,24 +175,41 @@ def abc(work, commands, timeout=None):
                os.path.join(work, "log.txt"), timeout)
 
 
-def bmc(work, depth):
-    """Failures {output index: step} of bmc3 to depth, and the seconds it took. bmc3
-    stops at the first failure (its -a mode crashes when several outputs fail in one
-    frame), so each failed output is set to constant 0 and BMC runs again. The
-    counterexample of the first failure is kept as cex.aiw."""
-    fails, total = {}, 0.0
+def bmc(work, depth, budget):
+    """Failures {output index: step} of bmc3 to depth, the steps checked with no failure
+    by the last pass, and the seconds it took. bmc3 stops at the first failure (its -a
+    mode crashes when several outputs fail in one frame), so each failed output is set to
+    constant 0 and BMC runs again. budget (seconds, 0: none) bounds all passes together;
+    a pass that runs out reports the frames it completed, which is the depth the other
+    properties are bounded to. The counterexample of the first failure is kept as
+    cex.aiw."""
+    fails, total, reached = {}, 0.0, depth
     while len(fails) < MAX_FAILS:
+        left = budget - total if budget else 0
+        if budget and left < 1:
+            reached = 0 if not fails else min(fails.values())
+            break
         zero = "".join("zeropo -N %d; " % k for k in sorted(fails))
         cex = "" if fails else "; write_cex -a %s/cex.aiw" % work
-        rc, out, secs = abc(work, "%sbmc3 -F %d%s" % (zero, depth, cex))
+        limit = " -T %d" % left if budget else ""
+        rc, out, secs = abc(work, "%sbmc3 -F %d%s%s" % (zero, depth, limit, cex),
+                            timeout=left + 120 if budget else None)
         total += secs
         if rc != 0:
-            sys.exit("prove: yosys-abc failed (log %s/log.txt)" % work)
+            sys.exit("prove: yosys-abc failed or did not stop (log %s/log.txt)" % work)
         m = re.search(r"Output\s+(\d+) of miter .* was asserted in frame\s+(\d+)", out)
+        if m:
+            fails[int(m.group(1))] = int(m.group(2))
+            continue
+        # "No output asserted in N frames." -- N complete frames; frame 0 is the reset
+        # step, so N frames are steps 0..N-1 (as -F N checks).
+        m = re.search(r"No output (?:asserted|failed) in\s+(\d+) frames", out)
         if not m:
-            break
-        fails[int(m.group(1))] = int(m.group(2))
-    return fails, total
+            sys.exit("prove: yosys-abc's bmc3 said neither a failure nor a depth (log %s/log.txt)"
+                     % work)
+        reached = min(depth, int(m.group(1)))
+        break
+    return fails, reached, total
 
 
 def pdr(work, index, limit):
@@ -271,11 +295,12 @@ def write_gtkw(vcd, names):
     os.replace(path + ".tmp", path)
 
 
-def prove(cfg, depth, bug, limit, waves, keep):
+def prove(cfg, depth, bug, limit, budget, waves, keep):
     label = cfg[0] + ("-bug%d" % bug if bug else "")
     work = tempfile.mkdtemp(prefix="wc-prove-", dir=keep)
     names, ysecs = build(work, cfg, bug)
-    fails, bsecs = bmc(work, depth)
+    fails, reached, bsecs = bmc(work, depth, budget)
+    bound = "bounded to depth %d" % reached + (" (time limit)" if reached < depth else "")
     results = []
     for i, n in enumerate(names):
         if i in fails:
@@ -284,15 +309,15 @@ def prove(cfg, depth, bug, limit, waves, keep):
             results.append((n, "not checked (%d failed)" % MAX_FAILS, bsecs))
         elif limit > 0:
             ok, psecs = pdr(work, i, limit)
-            results.append((n, "proven" if ok else "bounded to depth %d" % depth,
-                            psecs if ok else bsecs))
+            results.append((n, "proven" if ok else bound, psecs if ok else bsecs))
         else:
-            results.append((n, "bounded to depth %d" % depth, bsecs))
+            results.append((n, bound, bsecs))
     vcd = None
     if fails:
         os.makedirs(waves, exist_ok=True)
         vcd = counterexample(work, os.path.join(waves, "formal-%s.vcd" % label), names)
-    print("== %s (yosys %.1f s, bmc depth %d %.1f s)" % (label, ysecs, depth, bsecs))
+    print("== %s (yosys %.1f s, bmc depth %d%s %.1f s)"
+          % (label, ysecs, reached, "" if reached == depth else " of %d" % depth, bsecs))
     # One line per property: the instances of a module's property (a FIFO per input)
     # together, the weakest status of them, the longest time.
     groups = {}
@@ -334,6 +359,9 @@ def main(argv):
         return default
     depth = opt("--depth", None, int)
     limit = opt("--prove-timeout", None, int)
+    budget = opt("--bmc-timeout", 900, int)
+    if budget < 0 or (limit is not None and limit < 0):
+        die("--bmc-timeout and --prove-timeout take seconds >= 0")
     # --waves is relative to the working directory, like every path a user types.
     waves = os.path.abspath(opt("--waves", os.path.join(TOP, "waves")))
     keep = opt("--keep", None)
@@ -369,9 +397,11 @@ def main(argv):
     else:
         runs = []
     for cfg, d in runs:
-        fails, _ = prove(cfg, d, 0, limit, waves, keep)
+        fails, _ = prove(cfg, d, 0, limit, budget, waves, keep)
         if fails:
             status = 1
+    if quick and not only_bugs and not bugs:
+        only_bugs = list(QUICK_BUGS)
     if only_bugs:
         bugs = True
         for b in only_bugs:
@@ -382,7 +412,7 @@ def main(argv):
         for bug, (name, d) in sorted(BUGS.items()):
             if only_bugs and bug not in only_bugs:
                 continue
-            fails, vcd = prove(config(name), depth or d, bug, 0, waves, keep)
+            fails, vcd = prove(config(name), depth or d, bug, 0, budget, waves, keep)
             if not fails or not vcd:
                 missed.append(bug)
         if missed:
