@@ -34,23 +34,32 @@ namespace {
 const char* const kPrefix = "Vwc";
 
 // Verilator's options: warnings are errors, as in the lint of the RTL; the speed
-// options of docs/performance.md; the waveform trace, the register readout
-// (vl_state.h) and the RTL's assertions (rtl/wc_assert.vh: a failure stops the run,
-// RtlNetwork::assertion_failed; their cost is in docs/performance.md) are in every build.
+// options of docs/performance.md; the register readout (vl_state.h) and the RTL's
+// assertions (rtl/wc_assert.vh: a failure stops the run, RtlNetwork::assertion_failed;
+// their cost is in docs/performance.md) are in every build.  The waveform trace only in
+// the builds for runs that write one (RtlBuild::trace, kVerilatorTrace).
 const char* const kVerilatorOptions[] = {
-    "-Wall", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--trace", "--assert",
+    "-Wall", "-O3", "--x-assign", "fast", "--x-initial", "fast", "--assert",
 };
+const char* const kVerilatorTrace[] = {"--trace"};
+// A network top keeps its routers as instances of one router class instead of one copy
+// of the router's code per node (Verilator inlines modules by default): the C++ of a
+// 3 x 3 mesh top is 4.2 MB instead of 9.9 MB and compiles in a fifth of the time
+// (docs/performance.md, "RTL builds").  A single router (the router array) compiles a
+// little faster inlined.
+const char* const kVerilatorNetworkTop[] = {"-fno-inline"};
 
 // The compiler's options for every object.  The plugin keeps its symbols to itself
 // (rtl_plugin.h); the VM_ macros are those Verilator's own makefiles set for a build
-// with a VCD trace and no coverage (the coverage variant sets VM_COVERAGE=1);
+// with no trace and no coverage (the traced build sets VM_TRACE=1 and VM_TRACE_VCD=1,
+// the coverage variant VM_COVERAGE=1);
 // vl_hooks.h sends Verilator's messages to stderr and lets a failed assertion end the
 // run, not the process; the warnings switched off are the ones Verilator's makefiles
 // switch off for its generated code.
 const char* const kCxxOptions[] = {
     "-std=gnu++17", "-fPIC", "-fvisibility=hidden", "-fvisibility-inlines-hidden",
-    "-faligned-new", "-pthread", "-DVM_COVERAGE=0", "-DVM_TRACE=1",
-    "-DVM_TRACE_FST=0", "-DVM_TRACE_VCD=1", "-include", "vl_hooks.h", "-Wno-bool-operation", "-Wno-sign-compare",
+    "-faligned-new", "-pthread", "-DVM_COVERAGE=0", "-DVM_TRACE=0",
+    "-DVM_TRACE_FST=0", "-DVM_TRACE_VCD=0", "-include", "vl_hooks.h", "-Wno-bool-operation", "-Wno-sign-compare",
     "-Wno-uninitialized", "-Wno-unused-but-set-variable", "-Wno-unused-parameter",
     "-Wno-unused-variable", "-Wno-shadow",
 };
@@ -285,6 +294,14 @@ RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
     r.verilator.push_back(sc ? "--sc" : "--cc");
     r.verilator.insert(r.verilator.end(), {"--top-module", b.module, "--prefix", kPrefix});
     for (const auto& p : b.parameters) r.verilator.push_back("-G" + p.first + "=" + std::to_string(p.second));
+    if (b.trace) {
+        const auto tr = list(kVerilatorTrace);
+        r.verilator.insert(r.verilator.end(), tr.begin(), tr.end());
+    }
+    if (b.harness != RtlHarness::RouterArray) {
+        const auto top = list(kVerilatorNetworkTop);
+        r.verilator.insert(r.verilator.end(), top.begin(), top.end());
+    }
     if (b.coverage) {
         const auto cov = list(kVerilatorCoverage);
         r.verilator.insert(r.verilator.end(), cov.begin(), cov.end());
@@ -294,6 +311,10 @@ RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
     r.cxx = list(kCxxOptions);
     if (b.coverage)
         std::replace(r.cxx.begin(), r.cxx.end(), std::string("-DVM_COVERAGE=0"), std::string("-DVM_COVERAGE=1"));
+    if (b.trace) {
+        std::replace(r.cxx.begin(), r.cxx.end(), std::string("-DVM_TRACE=0"), std::string("-DVM_TRACE=1"));
+        std::replace(r.cxx.begin(), r.cxx.end(), std::string("-DVM_TRACE_VCD=0"), std::string("-DVM_TRACE_VCD=1"));
+    }
     r.cxx.push_back(sc ? "-DVM_SC=1" : "-DVM_SC=0");
 #ifdef NDEBUG
     // As wormcast itself: the model's headers the plugin includes have the same

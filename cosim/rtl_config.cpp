@@ -161,6 +161,8 @@ bool rtl_build_for(const struct sim_config& cfg, const RtlChoice& choice, RtlBui
         b.parameters.emplace_back(p.name, v);
     }
     b.description = describe(cfg, choice, b.harness);
+    b.trace = choice.trace;
+    if (b.trace) b.description += ", with the VCD trace";
     // NIn = P*V + J, NOut = P*V + E (section 12; V = 1: P + J both).
     const int vports = topology_link_vports(&cfg.topo);
     const int n_in = vports + (cfg.all_port ? cfg.topo.ports : 1), n_out = vports + (cfg.all_port ? vports : 1);

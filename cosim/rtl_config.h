@@ -29,6 +29,9 @@ struct RtlBuild {
     // The code coverage variant (rtl_cache.h, WORMCAST_RTL_COVERAGE_DIR): Verilator's line
     // and toggle counters in the model, written out when a network is destroyed.
     bool coverage = false;
+    // Verilator's VCD trace compiled in (--trace): only the builds of runs that write a
+    // waveform have it, because it is a third of the code the compiler has to build.
+    bool trace = false;
 
     // "Topology=0 Dim=7 ...": how the plugin records them (rtl_plugin.h).
     std::string parameter_text() const;

@@ -555,6 +555,7 @@ extern "C" int rtl_engine_create(engine* e, const struct sim_config* cfg, const 
     choice.network_top = o->network_top != 0;
     choice.systemc = o->systemc != 0;
     choice.inject_bug = o->inject_bug;
+    choice.trace = o->vcd != nullptr;
     std::unique_ptr<RtlNetwork> rtl = make_rtl_network(*cfg, choice, bad_input, why);
     if (!rtl) {
         snprintf(err, errlen, "%s", why.c_str());

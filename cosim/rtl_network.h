@@ -77,6 +77,7 @@ struct RtlChoice {
     bool network_top = false;  // the generate-loop top instead of the router array
     bool systemc = false;      // the network top under the SystemC kernel (SystemCNetwork)
     int inject_bug = 0;        // 0: the correct RTL
+    bool trace = false;        // a waveform is asked for: the build with Verilator's trace
 };
 
 #endif

@@ -98,14 +98,32 @@ r, _, _ = cosim("--engine", "rtl")
 check(r.returncode == 0 and r.stderr == "" and len(builds()) == 1,
       "--engine rtl uses the same build: %s" % r.stderr.strip()[:200])
 
+# ---- the waveform: only a run that writes one builds (and then reuses) the traced variant ----
+check(b and "--trace" not in manifest and "-DVM_TRACE=0" in manifest,
+      "a run without a waveform builds without Verilator's trace")
+vcd = os.path.join(HOME, "q2.vcd")
+r, j, _ = cosim("--vcd", vcd)
+lines = progress_lines(r.stderr)
+traced = [x for x in (builds() or []) if x["description"].endswith(", with the VCD trace")]
+check(passed(r, j) and len(lines) == 1 and "with the VCD trace" in lines[0] and len(traced) == 1
+      and os.path.getsize(vcd) > 0 and "u_fifo" in open(vcd).read(),
+      "--vcd builds the traced variant once and writes Verilator's trace: %s" % r.stderr.strip()[:200])
+r, j, _ = cosim("--vcd", vcd)
+check(passed(r, j) and r.stderr == "" and len(builds()) == 2,
+      "a second --vcd run reuses the traced build: %s" % r.stderr.strip()[:200])
+if traced:
+    with open(os.path.join(ROOT, traced[0]["key"], "manifest.txt")) as f:
+        tm = f.read()
+    check("--trace" in tm and "-DVM_TRACE=1" in tm, "the traced variant's manifest has --trace and VM_TRACE=1")
+
 # ---- the key: a changed parameter is a new build; the same bytes elsewhere are not ----
 r, j, _ = cosim("--buffer-depth", "3")
 check(passed(r, j) and len(progress_lines(r.stderr)) == 1 and "buffer depth 3" in r.stderr
-      and len(builds()) == 2, "--buffer-depth 3 builds a second entry: %s" % r.stderr.strip()[:200])
+      and len(builds()) == 3, "--buffer-depth 3 builds a second entry: %s" % r.stderr.strip()[:200])
 copy = os.path.join(HOME, "rtl-copy")
 shutil.copytree(RTL, copy)
 r, j, _ = cosim(environ=env(WORMCAST_RTL_DIR=copy))
-check(passed(r, j) and r.stderr == "" and len(builds()) == 2,
+check(passed(r, j) and r.stderr == "" and len(builds()) == 3,
       "WORMCAST_RTL_DIR with the same files: the same key, nothing built: %s" % r.stderr.strip()[:200])
 
 # ---- concurrent first use: one build, both runs pass ----
@@ -119,7 +137,7 @@ built = sum(len(progress_lines(o[1])) for o in outs)
 waited = sum("waiting for another wormcast that builds" in o[1] for o in outs)
 check(all(p.returncode == 0 for p in procs) and all(j.get("mismatches") == 0 for j in js)
       and all(j.get("cycles") == j.get("predicted_cycles") for j in js) and built == 1
-      and len(builds()) == 3 and not leftovers(),
+      and len(builds()) == 4 and not leftovers(),
       "two processes start the same new configuration at once: %d build, %d waited, both pass, "
       "%d entries" % (built, waited, len(builds())))
 
@@ -133,13 +151,13 @@ err = r.stderr.strip().splitlines()
 check(r.returncode == 1 and j == {} and len(err) >= 3 and err[0].startswith(BUILDING)
       and err[-1].startswith("wormcast: cannot build the RTL of hypercube:2")
       and "Verilator failed (exit status" in err[-1] and any("%Error" in l and "wc_fifo.v" in l for l in err)
-      and len(builds()) == 3 and not leftovers(),
+      and len(builds()) == 4 and not leftovers(),
       "a broken RTL copy: exit %d, Verilator's error reported, no entry, nothing left: %s"
       % (r.returncode, err[-1:] + [l for l in err if "%Error" in l][:1]))
 r, j, _ = cosim(environ=env(WORMCAST_VERILATOR_FLAGS="--no-such-option"))
 err = r.stderr.strip().splitlines()
 check(r.returncode == 1 and "Verilator failed" in err[-1] and any("no-such-option" in l for l in err[1:-1])
-      and len(builds()) == 3 and not leftovers(),
+      and len(builds()) == 4 and not leftovers(),
       "a bad Verilator option: exit %d, no entry, nothing left: %s" % (r.returncode, err[-1:]))
 
 # ---- a killed build: its directory is removed by the next build of that key ----
@@ -157,15 +175,15 @@ r = subprocess.run([WC, "run", "--topology", "hypercube:2", "--algorithm", "pbca
                     "--payload-width", "40", "--engine", "cosim", "--json"],
                    capture_output=True, text=True, env=env(), timeout=1200)
 check(left and r.returncode == 0 and json.loads(r.stdout).get("mismatches") == 0
-      and len(progress_lines(r.stderr)) == 1 and len(builds()) == 4 and not leftovers(),
+      and len(progress_lines(r.stderr)) == 1 and len(builds()) == 5 and not leftovers(),
       "a build killed midway left %s; the next run of it removed that, built and passed" % left)
 
 # ---- list and clear ----
 r = subprocess.run([WC, "list"], capture_output=True, text=True, env=env())
-check(r.returncode == 0 and "RTL builds in %s: 4" % ROOT in r.stdout and "buffer depth 5" in r.stdout,
-      "list shows the 4 builds")
+check(r.returncode == 0 and "RTL builds in %s: 5" % ROOT in r.stdout and "buffer depth 5" in r.stdout,
+      "list shows the 5 builds")
 r = subprocess.run([WC, "cache", "clear"], capture_output=True, text=True, env=env())
-check(r.returncode == 0 and r.stdout.startswith("removed 4 RTL builds (") and builds() == []
+check(r.returncode == 0 and r.stdout.startswith("removed 5 RTL builds (") and builds() == []
       and sorted(os.listdir(ROOT)) == [".lock"],
       "cache clear: %s; the directory holds only its lock" % r.stdout.strip())
 r = subprocess.run([WC, "cache", "nonsense"], capture_output=True, text=True, env=env())
