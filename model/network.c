@@ -273,12 +273,36 @@ static void rebase(struct network *n, uint64_t cycle)
  * optimisation does it across files), which saves their calls and register spills
  * per router and cycle: 5 to 7 % of the instructions (docs/performance.md).
  */
+static inline __attribute__((always_inline)) int
+step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool simple,
+	     bool *conflict)
+{
+	/* A router whose flits all stream takes the short path (router_streams()). */
+	bool stream = simple || n->vcs == 1;
+	int moves = 0;
+
+	for (int k = 0; k < count; k++) {
+		int v = list[k];
+		struct router *r = &n->routers[v];
+
+		r->on_list[cycle & 1] = false;
+		if (stream && router_streams(r, cycle)) {
+			router_stream(r, cycle);
+		} else {
+			router_eval(r, cycle);
+			*conflict |= r->conflict_now;
+			router_commit(r);
+		}
+		moves += drive_wires(n, v, r, simple);
+	}
+	return moves;
+}
+
 __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
 	int *list, count;
 	bool conflict = false;
-	bool simple = !n->nbr && n->vcs == 1;
-	int moves = 0;
+	int moves;
 
 	if (cycle != n->cycle)
 		rebase(n, cycle);
@@ -291,20 +315,14 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	n->cycle = cycle + 1;
 	n->n_ej = 0;
 	n->n_inj_credit = 0;
-	for (int k = 0; k < count; k++) {
-		int v = list[k];
-		struct router *r = &n->routers[v];
-
-		r->on_list[cycle & 1] = false;
-		router_eval(r, cycle);
-		conflict |= r->conflict_now;
-		router_commit(r);
-		/* Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula. */
-		if (simple)
-			moves += drive_wires(n, v, r, true);
-		else
-			moves += drive_wires(n, v, r, false);
-	}
+	/*
+	 * Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula, and
+	 * the loop is compiled for them alone.
+	 */
+	if (!n->nbr && n->vcs == 1)
+		moves = step_routers(n, list, count, cycle, true, &conflict);
+	else
+		moves = step_routers(n, list, count, cycle, false, &conflict);
 	n->last_moves = moves;
 	if (conflict)
 		n->conflict_cycles++;
