@@ -286,7 +286,7 @@ step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool
 		struct router *r = &n->routers[v];
 
 		r->on_list[cycle & 1] = false;
-		if (stream && router_streams(r, cycle)) {
+		if (stream && (router_streams(r, cycle) || router_start_head(r, cycle))) {
 			router_stream(r, cycle);
 		} else {
 			router_eval(r, cycle);

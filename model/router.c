@@ -477,6 +477,43 @@ void router_commit(struct router *r)
 }
 
 /*
+ * router_start_head() (router.h): the one head arriving, at input i with an empty
+ * FIFO: 1. a head; 3. its route; 4. with no other head to order it against, granted
+ * iff none of its outputs is owned; 5. granted, it takes them.  Not granted, charged
+ * T_r (T_r > 0) or with no output at all: false, its route kept as
+ * start_messages() keeps a waiting head's, and the full cycle decides.
+ */
+__attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;
+	uint32_t head = r->in_valid[slot] & ~r->owning;
+	int i;
+	flit_t f;
+	uint32_t req;
+
+	if (!head || (r->nonempty | (head & (head - 1))) || r->hold_busy)
+		return false;
+	i = __builtin_ctz(head);
+	f = r->in[i].flit[slot];
+	if (!flit_is_head(f))
+		return false;	/* never: a flit at an input without a message is a head */
+	req = router_route(r, f, i);
+	if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0) {
+		r->in[i].req = req;
+		r->routed |= 1u << i;
+		return false;
+	}
+	r->msg_head[i] = f;
+	r->in[i].route_q = req;
+	r->owned_q |= req;
+	r->owning |= 1u << i;
+#ifdef WORMCAST_DEBUG
+	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
+#endif
+	return true;
+}
+
+/*
  * The streaming cycle (router.h): the steps of router_eval() and router_commit()
  * that do something when no head waits, no FIFO holds a flit and no input is held.
  * 1. Every flit arriving is the head of line of an input with a message in progress
@@ -528,7 +565,8 @@ void router_stream(struct router *r, uint64_t cycle)
 	r->out_valid_d = out_valid;
 	r->credit_arrived_d = credit_in;
 	r->release_d = release;
-	r->grant_d = 0;
+	r->grant_d = r->stream_grant;
+	r->stream_grant = 0;
 #endif
 	r->out_valid_q = out_valid;
 	r->credit_out_q = move;

@@ -132,6 +132,8 @@ struct router {
 	 */
 	uint32_t holding;	/* bit i: in[i].hold_q != 0 */
 	uint32_t charge_d;	/* inputs whose head was charged T_r at its grant */
+	/* Debug builds: the head router_start_head() granted, for network_sanity(). */
+	uint32_t stream_grant;
 
 	/* Switch allocation (V > 1 only; section 12, step 6b): the input scanned first. */
 	uint8_t sw_rr_q, sw_rr_d;
@@ -186,6 +188,14 @@ void router_commit(struct router *r);
  * bypassed or takes its first flit: the flits move, or are stored, without the
  * allocation, the FIFO read and the next-state fields.  The registers it leaves
  * are those router_eval() and router_commit() would leave.
+ *
+ * router_start_head() makes a router where one head arrives, and nothing else
+ * keeps router_streams() from holding, a streaming one: the head is allocated
+ * alone (no rotation orders it) and, granted, takes its outputs at once, which
+ * only its own move in router_stream() reads (5: cur = req).  It returns false,
+ * having changed nothing but that head's route (in[i].req and routed, as a waiting
+ * head's), when the head is not granted at once or T_r > 0: router_eval() and
+ * router_commit() then do the cycle.
  */
 static inline bool router_streams(const struct router *r, uint64_t cycle)
 {
@@ -193,6 +203,7 @@ static inline bool router_streams(const struct router *r, uint64_t cycle)
 }
 
 void router_stream(struct router *r, uint64_t cycle);
+bool router_start_head(struct router *r, uint64_t cycle);
 
 /* Flits held in the router's FIFOs. */
 int router_buffered(const struct router *r);
