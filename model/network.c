@@ -288,7 +288,7 @@ step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool
 		r->on_list[cycle & 1] = false;
 		if (stream && (router_streams(r, cycle) || router_start_head(r, cycle))) {
 			router_stream(r, cycle);
-		} else {
+		} else if (!(stream && router_stream_buffered(r, cycle))) {
 			router_eval(r, cycle);
 			*conflict |= r->conflict_now;
 			router_commit(r);

@@ -204,6 +204,12 @@ static inline bool router_streams(const struct router *r, uint64_t cycle)
 
 void router_stream(struct router *r, uint64_t cycle);
 bool router_start_head(struct router *r, uint64_t cycle);
+/*
+ * The same cycle where flits are buffered but no head waits (every input with a flit
+ * has a message in progress) and nothing is held: false, having changed nothing,
+ * otherwise.
+ */
+bool router_stream_buffered(struct router *r, uint64_t cycle);
 
 /* Flits held in the router's FIFOs. */
 int router_buffered(const struct router *r);
