@@ -262,16 +262,10 @@ static void rebase(struct network *n, uint64_t cycle)
 }
 
 /*
- * One clock cycle.  Every busy router computes its next state from its registers
- * and the wires of this cycle (router_eval), takes it (router_commit), and drives
- * its new registers onto the wires of the next cycle.  This is the two-phase
- * semantics of the RTL even though it is done router by router: a router reads
- * only its own registers and the wires of this cycle, and the wires of the next
- * cycle are another slot (see router.h), so no router sees another's next state.
- *
- * flatten: router_eval() and router_commit() are inlined into the loop (link-time
- * optimisation does it across files), which saves their calls and register spills
- * per router and cycle: 5 to 7 % of the instructions (docs/performance.md).
+ * The routers of the work list, each evaluated, committed and driving its wires.
+ * Most cycles of most routers are the streaming cycle (router.h): flits of messages
+ * in progress, or one head granted at once, with no allocation among heads; the
+ * full router_eval() and router_commit() do the rest.
  */
 static inline __attribute__((always_inline)) int
 step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool simple,
@@ -298,6 +292,18 @@ step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool
 	return moves;
 }
 
+/*
+ * One clock cycle.  Every busy router computes its next state from its registers
+ * and the wires of this cycle (router_eval), takes it (router_commit), and drives
+ * its new registers onto the wires of the next cycle.  This is the two-phase
+ * semantics of the RTL even though it is done router by router: a router reads
+ * only its own registers and the wires of this cycle, and the wires of the next
+ * cycle are another slot (see router.h), so no router sees another's next state.
+ *
+ * flatten: router_eval() and router_commit() are inlined into the loop (link-time
+ * optimisation does it across files), which saves their calls and register spills
+ * per router and cycle: 5 to 7 % of the instructions (docs/performance.md).
+ */
 __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
 	int *list, count;

@@ -101,7 +101,7 @@ struct router {
 	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
 
 	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: free slots downstream */
-	/* Written when a head waits or is granted only (start_messages()). */
+	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
 	uint32_t grant_d;	/* inputs whose head was granted: route_q = in[i].req */
 	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
 
