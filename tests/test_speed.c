@@ -11,7 +11,8 @@
  *                  the same model behind a pass-through engine table, which the NIs
  *                  call through like any other engine (the RTL, the cosimulation);
  *   release        the simulation frees each message once delivered everywhere
- *                  (driver.release_messages, set by the algorithm runs); off: kept;
+ *                  (driver.release_messages, set by the algorithm runs), and each page
+ *                  of its message table once all its messages are; off: kept;
  *   plan as it goes  direx plans its sends at receipts (plan_sends()); off: every send
  *                  planned at the start, as a plan without memory limits would;
  *   generated payload  a send without data (traffic, traces) has its words generated
@@ -136,8 +137,12 @@ static bool same_run(const struct algo_run *a, const struct algo_run *b)
 	       a->prediction.published == b->prediction.published;
 }
 
-/* The run with the simulation keeping every message (release off). */
-static int run_keeping(const struct algorithm *a, const struct algo_params *p, struct algo_run *out)
+/*
+ * The run with the simulation keeping every message (release off), or releasing them
+ * as the driver says; *released: how many messages sim_message() no longer finds.
+ */
+static int run_with(const struct algorithm *a, const struct algo_params *p, bool keep,
+		    struct algo_run *out, int *released)
 {
 	struct algo_session x;
 	struct driver d;
@@ -152,11 +157,22 @@ static int run_keeping(const struct algorithm *a, const struct algo_params *p, s
 		return -1;
 	}
 	algo_driver(&x, &d);
-	d.release_messages = false;
+	if (keep)
+		d.release_messages = false;
 	algo_end(&x, s, sim_run(s, &d), out);
+	*released = 0;
+	for (int i = 0; i < sim_message_count(s); i++)
+		*released += !sim_message(s, i);
 	sim_destroy(s);
 	algo_predict(&x, out);
 	return 0;
+}
+
+static int run_keeping(const struct algorithm *a, const struct algo_params *p, struct algo_run *out)
+{
+	int released;
+
+	return run_with(a, p, true, out, &released);
 }
 
 /* direx with every send planned at the start (the plan before plan_sends()). */
@@ -215,6 +231,28 @@ static void one_algorithm(const struct algorithm *a, const char *net, int flits,
 		check(same_run(&def, &e), "%s on %s, L = %d: plan as it goes on and off", a->name,
 		      net, flits);
 	}
+}
+
+/*
+ * More messages than several pages of the simulation's message table (model/sim.c): a
+ * page is freed once all its messages are released; the run is the same as one that
+ * keeps every message, and sim_message() finds none of the released ones.
+ */
+static void message_pages(void)
+{
+	struct sim_config cfg;
+	struct algo_params p = { .cfg = &cfg, .flits = 2 };
+	struct algo_run rel, keep;
+	int released = -1, kept = -1;
+
+	if (!config_for("hypercube:7", true, &cfg))
+		return;
+	run_with(algo_find("direx"), &p, false, &rel, &released);
+	run_with(algo_find("direx"), &p, true, &keep, &kept);
+	check(rel.status == SIM_DONE && rel.stats.messages == 128 * 127 &&
+	      released == (int)rel.stats.messages && kept == 0 && same_run(&rel, &keep),
+	      "direx on Q_7: %llu messages (%d released, %d kept: none), release on and off alike",
+	      (unsigned long long)rel.stats.messages, released, (int)keep.stats.messages - kept);
 }
 
 /* Every algorithm with a closed-form schedule, against the evaluation event by event. */
@@ -476,6 +514,7 @@ int main(void)
 		for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++)
 			one_algorithm(algorithms[i], nets[k].net, nets[k].flits, nets[k].root);
 	closed_form_schedules();
+	message_pages();
 	latency_histogram();
 	one_traffic("hypercube:4", true);
 	one_traffic("mesh:4x4", false);
