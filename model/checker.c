@@ -36,12 +36,18 @@ struct slot {
 };
 
 /*
- * A channel's reception, 16 bytes: it is read for every flit, and a large network
- * has tens of thousands of channels.
+ * A channel's reception, 32 bytes: it is read for every flit, and a large network
+ * has tens of thousands of channels.  The next word expected is read from the
+ * message's stored words or generated from its key by an add (sim.h: word i is
+ * base + i * step), unmasked (compared under the mask).
  */
 struct rx_state {
 	struct message *msg;	/* being received on this channel, NULL if none */
-	int word;		/* index of the next data word */
+	union {
+		const uint64_t *next;	/* stored words (step 0): the next one */
+		uint64_t want;		/* generated words: the next one, unmasked */
+	};
+	uint64_t step;		/* the key's step (odd), or 0: stored words */
 	int left;		/* data words still to come, the tail's included */
 };
 
@@ -279,7 +285,7 @@ data_error(struct checker *c, const struct rx_state *rx, int node, int channel, 
 	   flit_t f)
 {
 	bool last = rx->left == 1;
-	int id = rx->msg->id, idx = rx->word;
+	int id = rx->msg->id, idx = rx->msg->len - 1 - rx->left;
 
 	if (flit_is_head(f))
 		return fail(c, node, channel, cycle, f, "head while message %d is still arriving", id);
@@ -313,7 +319,13 @@ check_head(struct checker *c, struct rx_state *rx, int node, int channel, flit_t
 		return CHECK_TAIL;
 	}
 	rx->msg = m;
-	rx->word = 0;
+	if (m->data) {
+		rx->next = m->data;
+		rx->step = 0;
+	} else {
+		rx->want = m->key.base;
+		rx->step = m->key.step;
+	}
 	rx->left = m->len - 1;
 	return CHECK_HEAD;
 }
@@ -331,12 +343,15 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
 
 	/* A data flit: the next word of the message in progress, a tail exactly last. */
 	bool last = rx->left == 1;
-	uint64_t want = message_word(m, rx->word, c->width);
+	uint64_t want = rx->step ? rx->want : *rx->next;
 
-	if (flit_is_head(f) || flit_is_tail(f) != last || flit_payload(f) != (want & c->mask))
+	if (flit_is_head(f) || flit_is_tail(f) != last || ((flit_payload(f) ^ want) & c->mask))
 		return data_error(c, rx, node, channel, cycle, f);
 	*msg = m;
-	rx->word++;
+	if (rx->step)
+		rx->want += rx->step;
+	else
+		rx->next++;
 	rx->left--;
 	if (!last)
 		return CHECK_OK;

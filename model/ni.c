@@ -192,12 +192,12 @@ static inline bool sink_ready(struct ni *n)
 	       n->sink_stall;
 }
 
-/* Flit i of message m (words are masked to W: by sim_send(), or as generated). */
+/* Flit i of message m (flit_make() masks its word to W). */
 static flit_t message_flit(const struct message *m, int i, unsigned width)
 {
 	if (i == 0)
 		return m->head;
-	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, message_word(m, i - 1, width),
+	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, message_word_raw(m, i - 1),
 			 width);
 }
 

@@ -274,16 +274,29 @@ const struct message *sim_message(const struct sim *s, int id)
 int sim_message_count(const struct sim *s) { return s->n_messages; }
 const char *sim_error(const struct sim *s) { return s->error; }
 
-uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width)
+/* splitmix64's step and finaliser. */
+static uint64_t mix64(uint64_t z)
 {
-	/* splitmix64 of (source, seq, i): distinct messages carry distinct data. */
-	uint64_t z = ((uint64_t)(unsigned)source << 44) ^ ((uint64_t)seq << 20) ^ (uint64_t)i;
-
 	z += 0x9e3779b97f4a7c15ull;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return z & payload_mask(width);
+	return z ^ (z >> 31);
+}
+
+struct payload_key payload_key_of(uint64_t seed)
+{
+	return (struct payload_key){ .base = mix64(seed),
+				     .step = mix64(seed ^ 0xd1b54a32d192ed03ull) | 1 };
+}
+
+struct payload_key sim_pattern_key(int source, unsigned seq)
+{
+	return payload_key_of((uint64_t)(unsigned)source << 32 | seq);
+}
+
+uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width)
+{
+	return payload_key_word(sim_pattern_key(source, seq), i, width);
 }
 
 static int set_error(struct sim *s, const char *fmt, ...)
@@ -376,7 +389,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 
 	if (new_page(s))
 		return no_memory(s);
-	/* Given data words follow the message in one allocation; a pattern is not stored. */
+	/* Given data words follow the message in one allocation; generated ones are not stored. */
 	m = malloc(sizeof(*m) + (r->data ? sizeof(uint64_t) * (size_t)(r->len - 1) : 0));
 	if (!m)
 		return no_memory(s);
@@ -394,6 +407,8 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		for (int i = 0; i < r->len - 1; i++)
 			data[i] = r->data[i] & payload_mask(width);
 		m->data = data;
+	} else if (r->len > 1) {
+		m->key = r->key ? *r->key : sim_pattern_key(node, m->seq);
 	}
 	{
 		struct header h = {

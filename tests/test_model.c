@@ -793,6 +793,7 @@ static void test_checker_catches(void)
 	/* A generated payload (data NULL) is checked word by word all the same. */
 	m.data = NULL;
 	m.seq = 7;
+	m.key = sim_pattern_key(0, 7);
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
 	checker_flit(c, 5, 0, head, 1, &id, &head_too);
