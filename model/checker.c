@@ -345,7 +345,8 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
 	bool last = rx->left == 1;
 	uint64_t want = rx->step ? rx->want : *rx->next;
 
-	if (flit_is_head(f) || flit_is_tail(f) != last || ((flit_payload(f) ^ want) & c->mask))
+	/* Exactly the flit sent: a body flit with the word, or the tail last. */
+	if (f != ((want & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
 		return data_error(c, rx, node, channel, cycle, f);
 	*msg = m;
 	if (rx->step)

@@ -216,7 +216,30 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 
 	/* Ejection side: credit register out, then this cycle's drain. */
 	kept = 0;
-	for (int a = 0; a < n->n_ej_active; a++) {
+	/*
+	 * Sinks that never stall: a flit that arrives is drained at once (the buffer stays
+	 * empty) and its credit goes back in the next cycle.  The loop below with its count
+	 * always 0 and its sink always ready, in fewer steps: the same channels stay listed
+	 * in the same order.
+	 */
+	for (int a = 0; n->sink_stall <= 0 && a < n->n_ej_active; a++) {
+		struct ej_ref ref = n->ej_active[a];
+		struct ej_channel *ch = &n->ej[ref.k];
+		bool credit = ch->credit_q, arrived = ch->arrived;
+
+		if (credit && net)
+			network_return_credit(net, ref.node, ref.channel);
+		else if (credit)
+			e->ops->return_credit(e->impl, ref.node, ref.channel);
+		ch->credit_q = arrived;
+		ch->arrived = false;
+		progress += arrived;
+		if (arrived || credit)
+			n->ej_active[kept++] = ref;
+		else
+			ch->active = false;
+	}
+	for (int a = 0; n->sink_stall > 0 && a < n->n_ej_active; a++) {
 		struct ej_ref ref = n->ej_active[a];
 		struct ej_channel *ch = &n->ej[ref.k];
 		bool credit = ch->credit_q;
