@@ -319,7 +319,7 @@ check_head(struct checker *c, struct rx_state *rx, int node, int channel, flit_t
 		return CHECK_TAIL;
 	}
 	rx->msg = m;
-	if (m->data) {
+	if (m->stored) {
 		rx->next = m->data;
 		rx->step = 0;
 	} else {

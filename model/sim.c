@@ -393,7 +393,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	m = malloc(sizeof(*m) + (r->data ? sizeof(uint64_t) * (size_t)(r->len - 1) : 0));
 	if (!m)
 		return no_memory(s);
-	*m = (struct message){ .data = NULL };
+	*m = (struct message){ .stored = false };
 	m->id = s->n_messages;
 	m->source = node;
 	m->seq = s->next_seq[node]++;
@@ -407,6 +407,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		for (int i = 0; i < r->len - 1; i++)
 			data[i] = r->data[i] & payload_mask(width);
 		m->data = data;
+		m->stored = true;
 	} else if (r->len > 1) {
 		m->key = r->key ? *r->key : sim_pattern_key(node, m->seq);
 	}

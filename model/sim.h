@@ -92,16 +92,21 @@ struct message {
 	unsigned seq;			/* per-source sequence number (full, not wrapped) */
 	enum hdr_type type;
 	bool ir;
+	bool send_done;			/* its SEND_DONE event has been reported */
+	bool stored;			/* its words are stored (data), else generated (key) */
 	int address;			/* R: destination, B: root */
 	int len;			/* flits, >= 1 */
 	int channel;			/* injection channel used */
 	/*
-	 * The len - 1 payload words of the body and tail flits as the sender gave them,
-	 * or NULL for generated words: word i is payload_key_word(key, i, W), computed
-	 * where the NI sends it and where the checker compares it (message_word()).
+	 * The len - 1 payload words of the body and tail flits: as the sender gave them
+	 * (stored), or generated, word i being payload_key_word(key, i, W), computed where
+	 * the NI sends it and where the checker compares it (message_word()).  (One or the
+	 * other: a message that a run keeps, random traffic's, is 8 bytes shorter.)
 	 */
-	const uint64_t *data;
-	struct payload_key key;		/* send_req.key, or sim_pattern_key(source, seq) */
+	union {
+		const uint64_t *data;		/* stored */
+		struct payload_key key;		/* send_req.key, or sim_pattern_key(source, seq) */
+	};
 	flit_t head;			/* the head flit as sent */
 	uint64_t send_cycle;		/* cycle of the send call */
 	uint64_t head_cycle;		/* head offered on the injection channel */
@@ -110,7 +115,6 @@ struct message {
 	int delivered;			/* nodes that have received it whole */
 	uint64_t last_delivery;		/* cycle of the last tail arrival */
 	uint64_t tag;			/* send_req.tag */
-	bool send_done;			/* its SEND_DONE event has been reported */
 };
 
 struct send_req {
@@ -269,7 +273,7 @@ uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width);
 /* Payload word i of message m, stored or generated, before it is masked to W bits. */
 static inline uint64_t message_word_raw(const struct message *m, int i)
 {
-	return m->data ? m->data[i] : payload_key_raw(m->key, i);
+	return m->stored ? m->data[i] : payload_key_raw(m->key, i);
 }
 
 /* Payload word i of message m (W = width), stored or generated. */

@@ -737,7 +737,8 @@ static void test_checker_catches(void)
 	char err[128];
 	uint64_t data[3] = { 11, 22, 33 };
 	struct header h = { .type = HDR_R, .address = 5, .source = 0, .seq = 0 };
-	struct message m = { .id = 0, .source = 0, .address = 5, .len = 4, .data = data };
+	struct message m = { .id = 0, .source = 0, .address = 5, .len = 4, .stored = true,
+			     .data = data };
 	struct checker *c;
 	struct message *id;
 	bool head_too;
@@ -791,7 +792,7 @@ static void test_checker_catches(void)
 	checker_destroy(c);
 
 	/* A generated payload (data NULL) is checked word by word all the same. */
-	m.data = NULL;
+	m.stored = false;
 	m.seq = 7;
 	m.key = sim_pattern_key(0, 7);
 	c = checker_create(&t, 3, 32);
@@ -894,6 +895,7 @@ static void test_checker_oldest_identical_head(void)
 		a.len = b.len = 2;
 		a.data = d0;
 		b.data = d1;
+		a.stored = b.stored = true;
 		a.head = b.head = flit_make(FLIT_HEAD, flit_payload(a.head), 32);
 		c = checker_create(&t, 4, 32);
 		checker_expect(c, &a);
