@@ -63,7 +63,7 @@ void sim_config_router_params(const struct sim_config *c, struct router_params *
 /*
  * A generated payload: word i of a message is (base + i * step) mod 2^W with step odd,
  * so that no two words of a message are equal (i < 2^W) and a word costs a multiply
- * and an add where the NI sends it and again where the checker compares it; base and
+ * and an add where the NI sends it and an add where the checker compares it; base and
  * step are hashes of a seed (the message's (source, seq), or the block an algorithm's
  * message carries), so that different messages carry different words.  A run's memory
  * does not grow with message length.
@@ -100,8 +100,9 @@ struct message {
 	/*
 	 * The len - 1 payload words of the body and tail flits: as the sender gave them
 	 * (stored), or generated, word i being payload_key_word(key, i, W), computed where
-	 * the NI sends it and where the checker compares it (message_word()).  (One or the
-	 * other: a message that a run keeps, random traffic's, is 8 bytes shorter.)
+	 * the NI sends it and where the checker compares it (message_word()).  One or the
+	 * other: a message that a run keeps (random traffic's) is 16 bytes shorter than
+	 * with both.
 	 */
 	union {
 		const uint64_t *data;		/* stored */
