@@ -98,6 +98,45 @@ bool holdings_has(const struct holdings *h, uint64_t key)
 	return slot_find(h, key) != NULL;
 }
 
+/* Every bit in [from, to) set: whole words at once. */
+static bool bits_set(const uint64_t *bits, size_t from, size_t to)
+{
+	while (from < to) {
+		if (!(from & 63) && to - from >= 64) {
+			if (bits[from >> 6] != ~0ull)
+				return false;
+			from += 64;
+		} else if (!(bits[from >> 6] >> (from & 63) & 1)) {
+			return false;
+		} else {
+			from++;
+		}
+	}
+	return true;
+}
+
+bool holdings_row_full(const struct holdings *h, int v, int o_lo, int o_hi, int dest, int skip)
+{
+	const struct holdings_rows *r = &h->rows;
+	size_t b = (size_t)r->blocks, lo, hi;
+	const uint64_t *bits;
+
+	if (!h->bits || v < 0 || v >= r->nodes || (r->only_node >= 0 && v != r->only_node) ||
+	    dest != (r->dest == HOLD_DEST_SELF ? v : r->dest) || o_lo < r->o_lo || o_hi > r->o_hi)
+		return false;
+	if (o_lo >= o_hi)
+		return true;
+	bits = h->bits[v];
+	if (!bits)
+		return false;
+	lo = (size_t)(o_lo - r->o_lo) * b;
+	hi = (size_t)(o_hi - r->o_lo) * b;
+	if (skip < o_lo || skip >= o_hi)
+		return bits_set(bits, lo, hi);
+	return bits_set(bits, lo, (size_t)(skip - r->o_lo) * b) &&
+	       bits_set(bits, (size_t)(skip - r->o_lo + 1) * b, hi);
+}
+
 const struct held *holdings_find(const struct holdings *h, uint64_t key)
 {
 	long k = row_slot(h, key);

@@ -68,6 +68,12 @@ void holdings_free(struct holdings *h);
 bool holdings_has(const struct holdings *h, uint64_t key);
 /* The entry with its words (holdings that keep words), or NULL. */
 const struct held *holdings_find(const struct holdings *h, uint64_t key);
+/*
+ * Does node v hold every block (o, dest, ix), o_lo <= o < o_hi, o != skip,
+ * ix < rows.blocks, in its direct row of bits?  false if one is missing, or if
+ * these blocks are not in such a row (then ask holdings_has() block by block).
+ */
+bool holdings_row_full(const struct holdings *h, int v, int o_lo, int o_hi, int dest, int skip);
 /* Hold key (which must not be held yet) with its words (or NULL); -1 if out of memory. */
 int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words);
 

@@ -244,6 +244,7 @@ static int ideal_send(void *impl, int node, const struct send_req *r)
 
 		memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
 		m->data = data;
+		m->stored = true;
 	}
 	m->id = d->nmsg;
 	m->source = node;

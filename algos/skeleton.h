@@ -75,6 +75,12 @@ static inline int block_dest(uint64_t k)
 }
 static inline int block_index(uint64_t k) { return (int)(k & 0x1ffffff); }
 
+/*
+ * The words of a block: word i is payload_key_word(block_payload(key), i, W)
+ * (model/sim.h), so a message that carries one block is sent with the key alone and
+ * its words are generated where the NI sends them and the checker compares them.
+ */
+struct payload_key block_payload(uint64_t key);
 /* Payload word i of a block, masked to `width` bits. */
 uint64_t block_word(uint64_t key, int i, unsigned width);
 
@@ -137,6 +143,12 @@ struct transport {
 	 * reduction's partial sums, which the holdings keep.
 	 */
 	bool no_words;
+	/*
+	 * Every send gives its words (send_req.data), a message of one block too, which
+	 * is otherwise sent with the block's key (send_req.key): tests/test_speed.c runs
+	 * both ways and requires the same results.
+	 */
+	bool stored_words;
 };
 
 struct skeleton;

@@ -20,7 +20,7 @@
 
 /* One outstanding (message, node) delivery, a link of its key's FIFO. */
 struct expectation {
-	int msg;
+	struct message *msg;
 	int next;		/* the next younger one with the same key, or -1 */
 };
 
@@ -36,14 +36,19 @@ struct slot {
 };
 
 /*
- * A channel's reception, 16 bytes: it is read for every flit, and a large network
- * has tens of thousands of channels.
+ * A channel's reception, 32 bytes: it is read for every flit, and a large network
+ * has tens of thousands of channels.  The next word expected is read from the
+ * message's stored words or generated from its key by an add (sim.h: word i is
+ * base + i * step), unmasked (compared under the mask).
  */
 struct rx_state {
-	/* The next data word as sent (messages never move), or NULL: generated. */
-	const uint64_t *next;
+	struct message *msg;	/* being received on this channel, NULL if none */
+	union {
+		const uint64_t *next;	/* stored words (step 0): the next one */
+		uint64_t want;		/* generated words: the next one, unmasked */
+	};
+	uint64_t step;		/* the key's step (odd), or 0: stored words */
 	int left;		/* data words still to come, the tail's included */
-	int msg;		/* message being received on this channel, -1 if none */
 };
 
 struct checker {
@@ -91,7 +96,7 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 		return NULL;
 	}
 	for (int i = 0; i < t->nodes * channels; i++)
-		c->rx[i] = (struct rx_state){ .msg = -1 };
+		c->rx[i] = (struct rx_state){ .msg = NULL };
 	return c;
 }
 
@@ -171,7 +176,7 @@ static void remove_slot(struct checker *c, struct slot *s)
 }
 
 /* Node must receive message m: append it to the FIFO of its key. */
-static int add_expectation(struct checker *c, int node, const struct message *m)
+static int add_expectation(struct checker *c, int node, struct message *m)
 {
 	struct slot *s;
 	int e;
@@ -193,7 +198,7 @@ static int add_expectation(struct checker *c, int node, const struct message *m)
 		}
 		e = c->n_pool++;
 	}
-	c->pool[e] = (struct expectation){ .msg = m->id, .next = -1 };
+	c->pool[e] = (struct expectation){ .msg = m, .next = -1 };
 	s = find_slot(c, node, m->head);
 	if (s->node < 0) {
 		*s = (struct slot){ .head = m->head, .node = node, .first = e, .last = e };
@@ -239,14 +244,15 @@ int checker_expect(struct checker *c, struct message *m)
 	return 0;
 }
 
-/* The oldest outstanding message of node whose head flit is f, taken; or -1. */
-static int take_expectation(struct checker *c, int node, flit_t f)
+/* The oldest outstanding message of node whose head flit is f, taken; or NULL. */
+static struct message *take_expectation(struct checker *c, int node, flit_t f)
 {
 	struct slot *s = find_slot(c, node, f);
-	int e, id;
+	struct message *id;
+	int e;
 
 	if (s->node < 0)
-		return -1;
+		return NULL;
 	e = s->first;
 	id = c->pool[e].msg;
 	s->first = c->pool[e].next;
@@ -275,84 +281,86 @@ fail(struct checker *c, int node, int channel, uint64_t cycle, flit_t f, const c
 
 /* Why data flit f does not fit the message in progress rx. */
 static __attribute__((cold, noinline)) enum checker_result
-data_error(struct checker *c, const struct rx_state *rx, struct message **messages, int node,
-	   int channel, uint64_t cycle, flit_t f)
+data_error(struct checker *c, const struct rx_state *rx, int node, int channel, uint64_t cycle,
+	   flit_t f)
 {
 	bool last = rx->left == 1;
-	int idx = messages[rx->msg]->len - 1 - rx->left;
+	int id = rx->msg->id, idx = rx->msg->len - 1 - rx->left;
 
 	if (flit_is_head(f))
-		return fail(c, node, channel, cycle, f, "head while message %d is still arriving",
-			    rx->msg);
+		return fail(c, node, channel, cycle, f, "head while message %d is still arriving", id);
 	if (flit_is_tail(f) != last)
-		return fail(c, node, channel, cycle, f, "message %d: %s", rx->msg,
+		return fail(c, node, channel, cycle, f, "message %d: %s", id,
 			    last ? "last data flit is not a tail" : "tail arrived early");
 	return fail(c, node, channel, cycle, f, "message %d: data word %d is 0x%llx, sent 0x%llx",
-		    rx->msg, idx, (unsigned long long)flit_payload(f),
-		    (unsigned long long)(message_word(messages[rx->msg], idx, c->width) & c->mask));
+		    id, idx, (unsigned long long)flit_payload(f),
+		    (unsigned long long)(message_word(rx->msg, idx, c->width) & c->mask));
 }
 
 /* A flit on a channel with no message in progress: it must be an expected head. */
 static __attribute__((noinline)) enum checker_result
-check_head(struct checker *c, struct rx_state *rx, struct message **messages, int node,
-	   int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too)
+check_head(struct checker *c, struct rx_state *rx, int node, int channel, flit_t f,
+	   uint64_t cycle, struct message **msg, bool *head_too)
 {
-	int id;
+	struct message *m;
 
 	if (!flit_is_head(f))
 		return fail(c, node, channel, cycle, f, "data flit without a head");
-	id = take_expectation(c, node, f);
-	if (id < 0)
+	m = take_expectation(c, node, f);
+	if (!m)
 		return fail(c, node, channel, cycle, f, "head of a message this node must not receive");
-	*msg = id;
+	*msg = m;
 	if (flit_is_tail(f)) {
 		*head_too = true;
 		c->outstanding--;
 		c->deliveries++;
-		messages[id]->delivered++;
-		messages[id]->last_delivery = cycle;
+		m->delivered++;
+		m->last_delivery = cycle;
 		return CHECK_TAIL;
 	}
-	rx->msg = id;
-	rx->next = messages[id]->data;
-	rx->left = messages[id]->len - 1;
+	rx->msg = m;
+	if (m->stored) {
+		rx->next = m->data;
+		rx->step = 0;
+	} else {
+		rx->want = m->key.base;
+		rx->step = m->key.step;
+	}
+	rx->left = m->len - 1;
 	return CHECK_HEAD;
 }
 
-enum checker_result checker_flit(struct checker *c, struct message **messages, int node,
-				 int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too)
+enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
+				 uint64_t cycle, struct message **msg, bool *head_too)
 {
 	struct rx_state *rx = &c->rx[node * c->channels + channel];
-	uint64_t mask = c->mask;
+	struct message *m = rx->msg;
 
 	c->flits++;
 	*head_too = false;
-	if (rx->msg < 0)
-		return check_head(c, rx, messages, node, channel, f, cycle, msg, head_too);
+	if (!m)
+		return check_head(c, rx, node, channel, f, cycle, msg, head_too);
 
 	/* A data flit: the next word of the message in progress, a tail exactly last. */
 	bool last = rx->left == 1;
+	uint64_t want = rx->step ? rx->want : *rx->next;
 
-	uint64_t want = rx->next ? *rx->next :
-		sim_pattern_word(messages[rx->msg]->source, messages[rx->msg]->seq,
-				 messages[rx->msg]->len - 1 - rx->left, c->width);
-
-	if (flit_is_head(f) || flit_is_tail(f) != last || flit_payload(f) != (want & mask))
-		return data_error(c, rx, messages, node, channel, cycle, f);
-	*msg = rx->msg;
-	if (rx->next)
+	/* Exactly the flit sent: a body flit with the word, or the tail last. */
+	if (f != ((want & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
+		return data_error(c, rx, node, channel, cycle, f);
+	*msg = m;
+	if (rx->step)
+		rx->want += rx->step;
+	else
 		rx->next++;
 	rx->left--;
 	if (!last)
 		return CHECK_OK;
-
-	struct message *m = messages[rx->msg];
-
 	c->outstanding--;
 	c->deliveries++;
 	m->delivered++;
 	m->last_delivery = cycle;
-	rx->msg = -1;
+	rx->msg = NULL;
 	return CHECK_TAIL;
 }
 
@@ -362,7 +370,8 @@ uint64_t checker_flits(const struct checker *c) { return c->flits; }
 const char *checker_error(const struct checker *c) { return c->error; }
 
 struct missing {
-	int node, msg;
+	int node;
+	const struct message *msg;
 };
 
 static int by_node_then_send_order(const void *a, const void *b)
@@ -371,12 +380,11 @@ static int by_node_then_send_order(const void *a, const void *b)
 
 	if (x->node != y->node)
 		return x->node < y->node ? -1 : 1;
-	return (x->msg > y->msg) - (x->msg < y->msg);
+	return (x->msg->id > y->msg->id) - (x->msg->id < y->msg->id);
 }
 
 /* The outstanding expectations, node by node, each node's in send order. */
-void checker_report_missing(const struct checker *c, struct message **messages, FILE *out,
-			    int max)
+void checker_report_missing(const struct checker *c, FILE *out, int max)
 {
 	struct missing *list = malloc(sizeof(*list) * ((size_t)c->outstanding + 1));
 	size_t n = 0, shown;
@@ -392,7 +400,7 @@ void checker_report_missing(const struct checker *c, struct message **messages, 
 			list[n++] = (struct missing){ c->table[k].node, c->pool[e].msg };
 	qsort(list, n, sizeof(*list), by_node_then_send_order);
 	for (shown = 0; shown < n && shown < (size_t)(max > 0 ? max : 0); shown++) {
-		const struct message *m = messages[list[shown].msg];
+		const struct message *m = list[shown].msg;
 
 		fprintf(out, "  missing: message %d (%s from %d, %s %d, seq %u, %d flits) at node %d\n",
 			m->id, msg_kind_name(m->type, m->ir), m->source,

@@ -34,10 +34,11 @@ enum checker_result {
 
 /*
  * A flit seen on ejection channel (node, channel) at cycle.  A one-flit message
- * yields CHECK_TAIL (its head is reported with *head_too = true).
+ * yields CHECK_TAIL (its head is reported with *head_too = true).  The checker keeps
+ * pointers to the messages it expects (they must live until delivered).
  */
-enum checker_result checker_flit(struct checker *c, struct message **messages, int node,
-				 int channel, flit_t f, uint64_t cycle, int *msg, bool *head_too);
+enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
+				 uint64_t cycle, struct message **msg, bool *head_too);
 
 /* Deliveries still expected. */
 uint64_t checker_outstanding(const struct checker *c);
@@ -45,7 +46,6 @@ uint64_t checker_deliveries(const struct checker *c);
 uint64_t checker_flits(const struct checker *c);
 const char *checker_error(const struct checker *c);
 /* Describe what is still missing (at most max lines). */
-void checker_report_missing(const struct checker *c, struct message **messages, FILE *out,
-			    int max);
+void checker_report_missing(const struct checker *c, FILE *out, int max);
 
 #endif

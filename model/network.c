@@ -262,6 +262,37 @@ static void rebase(struct network *n, uint64_t cycle)
 }
 
 /*
+ * The routers of the work list, each evaluated, committed and driving its wires.
+ * Most cycles of most routers are the streaming cycle (router.h): flits of messages
+ * in progress, or one head granted at once, with no allocation among heads; the
+ * full router_eval() and router_commit() do the rest.
+ */
+static inline __attribute__((always_inline)) int
+step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool simple,
+	     bool *conflict)
+{
+	/* A router whose flits all stream takes the short path (router_streams()). */
+	bool stream = simple || n->vcs == 1;
+	int moves = 0;
+
+	for (int k = 0; k < count; k++) {
+		int v = list[k];
+		struct router *r = &n->routers[v];
+
+		r->on_list[cycle & 1] = false;
+		if (stream && (router_streams(r, cycle) || router_start_head(r, cycle))) {
+			router_stream(r, cycle);
+		} else if (!(stream && router_stream_buffered(r, cycle))) {
+			router_eval(r, cycle);
+			*conflict |= r->conflict_now;
+			router_commit(r);
+		}
+		moves += drive_wires(n, v, r, simple);
+	}
+	return moves;
+}
+
+/*
  * One clock cycle.  Every busy router computes its next state from its registers
  * and the wires of this cycle (router_eval), takes it (router_commit), and drives
  * its new registers onto the wires of the next cycle.  This is the two-phase
@@ -277,8 +308,7 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
 	int *list, count;
 	bool conflict = false;
-	bool simple = !n->nbr && n->vcs == 1;
-	int moves = 0;
+	int moves;
 
 	if (cycle != n->cycle)
 		rebase(n, cycle);
@@ -291,20 +321,14 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	n->cycle = cycle + 1;
 	n->n_ej = 0;
 	n->n_inj_credit = 0;
-	for (int k = 0; k < count; k++) {
-		int v = list[k];
-		struct router *r = &n->routers[v];
-
-		r->on_list[cycle & 1] = false;
-		router_eval(r, cycle);
-		conflict |= r->conflict_now;
-		router_commit(r);
-		/* Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula. */
-		if (simple)
-			moves += drive_wires(n, v, r, true);
-		else
-			moves += drive_wires(n, v, r, false);
-	}
+	/*
+	 * Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula, and
+	 * the loop is compiled for them alone.
+	 */
+	if (!n->nbr && n->vcs == 1)
+		moves = step_routers(n, list, count, cycle, true, &conflict);
+	else
+		moves = step_routers(n, list, count, cycle, false, &conflict);
 	n->last_moves = moves;
 	if (conflict)
 		n->conflict_cycles++;

@@ -18,7 +18,10 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 		     uint64_t seed, unsigned width);
 void ni_destroy(struct ni *n);
 
-/* Queue message m (already numbered and checked) on m->channel at cycle now. */
+/*
+ * Queue message m (already numbered and checked) on m->channel at cycle now; the NI
+ * keeps the pointer until m's tail is sent.
+ */
 int ni_enqueue(struct ni *n, struct message *m, uint64_t now);
 
 /* A flit is on ejection channel (node, channel) in the current cycle. */
@@ -32,8 +35,8 @@ void ni_credit_in(struct ni *n, int node, int channel);
  * drains.  Messages whose tail was injected are appended to done[] (up to the count
  * returned).  Returns the number of flits injected or drained (progress).
  */
-int ni_drive(struct ni *n, struct message **messages, const struct engine *e, uint64_t now,
-	     int **done, int *n_done);
+int ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***done,
+	     int *n_done);
 
 bool ni_out_of_memory(const struct ni *n);	/* an allocation failed in ni_drive() */
 bool ni_idle(const struct ni *n);		/* nothing queued, sending or buffered */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
-_Static_assert(offsetof(struct router, grant_d) + sizeof(uint32_t) <= 64,
+_Static_assert(offsetof(struct router, release_d) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
 _Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
 
@@ -335,6 +335,18 @@ void router_eval(struct router *r, uint64_t cycle)
  * flow is blocked are kept out of line, so that the streaming path stays short.
  */
 
+/* 9. A tail that left its input frees the outputs of its message. */
+static __attribute__((noinline)) void release_routes(struct router *r, uint32_t release)
+{
+	for (uint32_t m = release; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		r->owned_q &= ~r->in[i].route_q;
+		r->in[i].route_q = 0;
+	}
+	r->owning &= ~release;
+}
+
 /* 9. Route state: a granted head takes its outputs, a tail that left frees them. */
 static __attribute__((noinline)) void commit_routes(struct router *r)
 {
@@ -345,13 +357,9 @@ static __attribute__((noinline)) void commit_routes(struct router *r)
 
 		r->in[i].route_q = r->in[i].req;
 		r->owned_q |= r->in[i].req;
+		r->owning |= (uint32_t)(r->in[i].req != 0) << i;
 	}
-	for (m = r->release_d; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-
-		r->owned_q &= ~r->in[i].route_q;
-		r->in[i].route_q = 0;
-	}
+	release_routes(r, r->release_d);
 }
 
 /*
@@ -405,17 +413,18 @@ static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t po
  * 8. Credits: minus one per flit sent, plus one per credit returned.  Only outputs
  * that did one of the two change.
  */
-static __attribute__((noinline)) void commit_credits(struct router *r)
+static __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent,
+						      uint32_t arrived)
 {
 	uint32_t m;
 
-	for (m = r->out_valid_d & ~r->credit_arrived_d; m; m &= m - 1) {
+	for (m = sent & ~arrived; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
 
 		if (--r->credits_q[o] == 0)
 			r->has_credit_q &= ~(1u << o);
 	}
-	for (m = r->credit_arrived_d & ~r->out_valid_d; m; m &= m - 1) {
+	for (m = arrived & ~sent; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
 
 		r->credits_q[o]++;
@@ -438,7 +447,7 @@ void router_commit(struct router *r)
 	if (popped | r->push_d)
 		commit_fifos(r, popped);
 	if (r->out_valid_d ^ r->credit_arrived_d)
-		commit_credits(r);
+		commit_credits(r, r->out_valid_d, r->credit_arrived_d);
 	if (r->hold_busy)
 		commit_holds(r);
 
@@ -465,6 +474,174 @@ void router_commit(struct router *r)
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;
+}
+
+/*
+ * router_start_head() (router.h): the one head arriving, at input i with an empty
+ * FIFO: 1. a head; 3. its route; 4. with no other head to order it against, granted
+ * iff none of its outputs is owned; 5. granted, it takes them.  Not granted, charged
+ * T_r (T_r > 0) or with no output at all: false, its route kept as
+ * start_messages() keeps a waiting head's, and the full cycle decides.
+ */
+__attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;
+	uint32_t head = r->in_valid[slot] & ~r->owning;
+	int i;
+	flit_t f;
+	uint32_t req;
+
+	if (!head || (r->nonempty | (head & (head - 1))) || r->hold_busy)
+		return false;
+	i = __builtin_ctz(head);
+	f = r->in[i].flit[slot];
+	if (!flit_is_head(f))
+		return false;	/* never: a flit at an input without a message is a head */
+	req = router_route(r, f, i);
+	if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0) {
+		r->in[i].req = req;
+		r->routed |= 1u << i;
+		return false;
+	}
+	r->msg_head[i] = f;
+	r->in[i].route_q = req;
+	r->owned_q |= req;
+	r->owning |= 1u << i;
+#ifdef WORMCAST_DEBUG
+	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
+#endif
+	return true;
+}
+
+/*
+ * The streaming cycle (router.h): the steps of router_eval() and router_commit()
+ * that do something when no head waits, no FIFO holds a flit and no input is held.
+ * 1. Every flit arriving is the head of line of an input with a message in progress
+ * (its route_q, 5: cur = route_q); 6. it moves if all of route_q is ready, 7. into
+ * the output registers, 9. a tail frees its outputs; 10. a flit that did not move
+ * is stored in its empty FIFO; 8. credits change only where a flit was sent without
+ * a credit coming back, or the reverse.
+ */
+void router_stream(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;
+	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
+	uint32_t ready = r->has_credit_q | credit_in;
+	uint32_t move = 0, out_valid = 0, release = 0, push;
+
+	for (uint32_t m = in_valid; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		flit_t f = r->in[i].flit[slot];
+		uint32_t outs = r->in[i].route_q;
+
+		if (outs & ~ready)
+			continue;
+		move |= 1u << i;
+		out_valid |= outs;
+		for (uint32_t o = outs; o; o &= o - 1)
+			r->out[__builtin_ctz(o)].flit_q = f;
+		if (flit_is_tail(f))
+			release |= 1u << i;
+	}
+	push = in_valid & ~move;
+	if (push) {
+		/* An empty FIFO: the flit goes into the slot at its read pointer. */
+		for (uint32_t m = push; m; m &= m - 1) {
+			int i = __builtin_ctz(m);
+
+			r->fifo[i * r->depth + r->in[i].rd_ptr] = r->in[i].flit[slot];
+			r->in[i].count = 1;
+		}
+		r->nonempty = push;
+	}
+	if (release)
+		release_routes(r, release);
+	if (out_valid ^ credit_in)
+		commit_credits(r, out_valid, credit_in);
+#ifdef WORMCAST_DEBUG
+	/* network_sanity() reads which ports changed from the next-state fields. */
+	r->move_d = move;
+	r->push_d = push;
+	r->out_valid_d = out_valid;
+	r->credit_arrived_d = credit_in;
+	r->release_d = release;
+	r->grant_d = r->stream_grant;
+	r->stream_grant = 0;
+#endif
+	r->out_valid_q = out_valid;
+	r->credit_out_q = move;
+	r->in_valid[slot] = 0;
+	r->credit_in[slot] = 0;
+}
+
+/*
+ * The streaming cycle of a router with flits buffered (router.h): every input with
+ * a flit at its head of line (1: buffered or arriving) has a message in progress and
+ * none is held, so no head waits.  6, 7, 9 as in router_stream() with the FIFO's
+ * head where there is one; 10. an arriving flit that was not bypassed is written
+ * behind the last entry, then the FIFOs that sent pop; 8. credits.  False, having
+ * changed nothing, where a head waits or an input is held.
+ */
+__attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;
+	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
+	uint32_t nonempty = r->nonempty;
+	uint32_t ready = r->has_credit_q | credit_in;
+	uint32_t move = 0, out_valid = 0, release = 0, push, popped, m;
+
+	if (((nonempty | in_valid) & ~r->owning) || r->hold_busy)
+		return false;
+	for (m = nonempty | in_valid; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		flit_t f = (nonempty >> i & 1) ? fifo_head(r, i) : r->in[i].flit[slot];
+		uint32_t outs = r->in[i].route_q;
+
+		if (outs & ~ready)
+			continue;
+		move |= 1u << i;
+		out_valid |= outs;
+		for (uint32_t o = outs; o; o &= o - 1)
+			r->out[__builtin_ctz(o)].flit_q = f;
+		if (flit_is_tail(f))
+			release |= 1u << i;
+	}
+	push = in_valid & ~(move & ~nonempty);
+	popped = move & nonempty;
+	for (m = push; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		int wr = r->in[i].rd_ptr + r->in[i].count;
+
+		if (wr >= r->depth)
+			wr -= r->depth;
+		r->fifo[i * r->depth + wr] = r->in[i].flit[slot];
+		r->in[i].count++;
+	}
+	for (m = popped; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		r->in[i].rd_ptr = (uint8_t)(r->in[i].rd_ptr + 1 == r->depth ? 0 : r->in[i].rd_ptr + 1);
+		if (--r->in[i].count == 0)
+			nonempty &= ~(1u << i);
+	}
+	r->nonempty = nonempty | push;
+	if (release)
+		release_routes(r, release);
+	if (out_valid ^ credit_in)
+		commit_credits(r, out_valid, credit_in);
+#ifdef WORMCAST_DEBUG
+	r->move_d = move;
+	r->push_d = push;
+	r->out_valid_d = out_valid;
+	r->credit_arrived_d = credit_in;
+	r->release_d = release;
+	r->grant_d = 0;
+#endif
+	r->out_valid_q = out_valid;
+	r->credit_out_q = move;
+	r->in_valid[slot] = 0;
+	r->credit_in[slot] = 0;
+	return true;
 }
 
 int router_buffered(const struct router *r)

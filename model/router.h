@@ -84,12 +84,13 @@ struct router {
 	uint32_t out_valid_q;
 	uint32_t owned_q;		/* OR of route_q: outputs held by some message */
 	uint32_t has_credit_q;		/* bit o: credits_q[o] > 0 (derived, for speed) */
+	uint32_t owning;		/* bit i: in[i].route_q != 0 (derived, for speed) */
 
 	/*
 	 * Next state, computed by router_eval(), applied by router_commit().  Route
 	 * state changes only at a grant (route_d = req) and when a tail leaves
 	 * (route_d = 0), so those two events are recorded instead of a whole route_d.
-	 * Everything from in_valid to grant_d is in the first cache line: a cycle of a
+	 * Everything from in_valid to release_d is in the first cache line: a cycle of a
 	 * router that streams a message touches it and the lines of the ports that
 	 * move, nothing else.
 	 */
@@ -98,9 +99,10 @@ struct router {
 	uint32_t out_valid_d;		/* outputs that send (out[o].flit_q is already loaded) */
 	uint32_t credit_arrived_d;	/* credit_in of this cycle, for credits_d */
 	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
-	uint32_t grant_d;		/* inputs whose head was granted: route_q = in[i].req */
 
 	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: free slots downstream */
+	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
+	uint32_t grant_d;	/* inputs whose head was granted: route_q = in[i].req */
 	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
 
 	/* Constants. */
@@ -130,6 +132,8 @@ struct router {
 	 */
 	uint32_t holding;	/* bit i: in[i].hold_q != 0 */
 	uint32_t charge_d;	/* inputs whose head was charged T_r at its grant */
+	/* Debug builds: the head router_start_head() granted, for network_sanity(). */
+	uint32_t stream_grant;
 
 	/* Switch allocation (V > 1 only; section 12, step 6b): the input scanned first. */
 	uint8_t sw_rr_q, sw_rr_d;
@@ -175,6 +179,37 @@ static inline bool router_busy(const struct router *r)
 
 void router_eval(struct router *r, uint64_t cycle);
 void router_commit(struct router *r);
+
+/*
+ * The streaming cycle (V = 1): router_stream() is router_eval() and router_commit()
+ * in one, for a router where router_streams() holds: no flit buffered, no
+ * replication hold, and every flit arriving belongs to a message in progress at its
+ * input.  Then no head waits, so steps 3 to 5 and 12 do nothing and every FIFO is
+ * bypassed or takes its first flit: the flits move, or are stored, without the
+ * allocation, the FIFO read and the next-state fields.  The registers it leaves
+ * are those router_eval() and router_commit() would leave.
+ *
+ * router_start_head() makes a router where one head arrives, and nothing else
+ * keeps router_streams() from holding, a streaming one: the head is allocated
+ * alone (no rotation orders it) and, granted, takes its outputs at once, which
+ * only its own move in router_stream() reads (5: cur = req).  It returns false,
+ * having changed nothing but that head's route (in[i].req and routed, as a waiting
+ * head's), when the head is not granted at once or T_r > 0: router_eval() and
+ * router_commit() then do the cycle.
+ */
+static inline bool router_streams(const struct router *r, uint64_t cycle)
+{
+	return !(r->nonempty | (r->in_valid[cycle & 1] & ~r->owning)) && !r->hold_busy;
+}
+
+void router_stream(struct router *r, uint64_t cycle);
+bool router_start_head(struct router *r, uint64_t cycle);
+/*
+ * The same cycle where flits are buffered but no head waits (every input with a flit
+ * has a message in progress) and nothing is held: false, having changed nothing,
+ * otherwise.
+ */
+bool router_stream_buffered(struct router *r, uint64_t cycle);
 
 /* Flits held in the router's FIFOs. */
 int router_buffered(const struct router *r);

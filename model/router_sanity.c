@@ -103,6 +103,9 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 				return fail(r, err, errlen, "outputs 0x%x are owned by input %d and "
 					    "another", route & owned, i);
 			owned |= route;
+			if ((r->owning >> i & 1) != (route != 0))
+				return fail(r, err, errlen, "owning bit %d is %u with route_q 0x%x",
+					    i, r->owning >> i & 1, route);
 		}
 		if (owned != r->owned_q)
 			return fail(r, err, errlen, "owned_q is 0x%x, the OR of route_q 0x%x",

@@ -13,6 +13,14 @@
 #include "deadlock.h"
 #include "ni.h"
 
+#define MSG_PAGE_BITS 12
+#define MSG_PAGE (1 << MSG_PAGE_BITS)
+
+struct msg_page {
+	struct message **slot;	/* MSG_PAGE messages (NULL once released), or NULL */
+	int released;		/* of its messages; at MSG_PAGE the page is freed */
+};
+
 struct sim {
 	struct sim_config cfg;
 	struct router_params params;
@@ -23,15 +31,21 @@ struct sim {
 	int channels;			/* E: ejection channels per node */
 	int inj_channels;		/* J: injection channels per node */
 
-	struct message **messages;
-	int n_messages, cap_messages;
+	/*
+	 * The messages by id, in pages of MSG_PAGE: a page whose messages have all been
+	 * released is freed, so that a run's memory follows the messages in flight (the
+	 * NIs and the checker hold pointers; only sim_message() looks messages up by id).
+	 */
+	struct msg_page *pages;
+	int n_pages, cap_pages;
+	int n_messages;
 	unsigned *next_seq;		/* per source */
 
 	uint64_t now;			/* the cycle being simulated */
 	uint64_t idle_cycles;		/* watchdog */
 	uint64_t first_send, last_delivery;
 	bool any_send;
-	int *pending_done;		/* SEND_DONE events for the next cycle */
+	struct message **pending_done;	/* SEND_DONE events for the next cycle */
 	int n_pending_done, cap_pending_done;
 
 	enum sim_status status;
@@ -234,9 +248,12 @@ void sim_destroy(struct sim *s)
 		model_engine_destroy(&s->engine);
 	ni_destroy(s->ni);
 	checker_destroy(s->checker);
-	for (int i = 0; i < s->n_messages; i++)
-		free(s->messages[i]);	/* and its data */
-	free(s->messages);
+	for (int p = 0; p < s->n_pages; p++) {
+		for (int i = 0; s->pages[p].slot && i < MSG_PAGE; i++)
+			free(s->pages[p].slot[i]);	/* and its data */
+		free(s->pages[p].slot);
+	}
+	free(s->pages);
 	free(s->next_seq);
 	free(s->pending_done);
 	free(s->report);
@@ -247,20 +264,39 @@ const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
 const struct topology *sim_topology(const struct sim *s) { return &s->cfg.topo; }
 const struct router_params *sim_router_params(const struct sim *s) { return &s->params; }
 uint64_t sim_now(const struct sim *s) { return s->now; }
-const struct message *sim_message(const struct sim *s, int id) { return s->messages[id]; }
+const struct message *sim_message(const struct sim *s, int id)
+{
+	struct message **slot = s->pages[id >> MSG_PAGE_BITS].slot;
+
+	return slot ? slot[id & (MSG_PAGE - 1)] : NULL;
+}
+
 int sim_message_count(const struct sim *s) { return s->n_messages; }
 const char *sim_error(const struct sim *s) { return s->error; }
 
-uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width)
+/* splitmix64's step and finaliser. */
+static uint64_t mix64(uint64_t z)
 {
-	/* splitmix64 of (source, seq, i): distinct messages carry distinct data. */
-	uint64_t z = ((uint64_t)(unsigned)source << 44) ^ ((uint64_t)seq << 20) ^ (uint64_t)i;
-
 	z += 0x9e3779b97f4a7c15ull;
 	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
 	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return z & payload_mask(width);
+	return z ^ (z >> 31);
+}
+
+struct payload_key payload_key_of(uint64_t seed)
+{
+	return (struct payload_key){ .base = mix64(seed),
+				     .step = mix64(seed ^ 0xd1b54a32d192ed03ull) | 1 };
+}
+
+struct payload_key sim_pattern_key(int source, unsigned seq)
+{
+	return payload_key_of((uint64_t)(unsigned)source << 32 | seq);
+}
+
+uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width)
+{
+	return payload_key_word(sim_pattern_key(source, seq), i, width);
 }
 
 static int set_error(struct sim *s, const char *fmt, ...)
@@ -290,6 +326,43 @@ static int no_memory(struct sim *s)
 	return -1;
 }
 
+/* The page of the next message id, allocated if it is the first of its page; 0 or -1. */
+static int new_page(struct sim *s)
+{
+	struct msg_page *p;
+
+	if (s->n_pages > s->n_messages >> MSG_PAGE_BITS)
+		return 0;
+	if (s->n_pages == s->cap_pages) {
+		int cap = s->cap_pages ? 2 * s->cap_pages : 16;
+
+		p = realloc(s->pages, sizeof(*p) * (size_t)cap);
+		if (!p)
+			return -1;
+		s->pages = p;
+		s->cap_pages = cap;
+	}
+	p = &s->pages[s->n_pages];
+	*p = (struct msg_page){ .slot = calloc(MSG_PAGE, sizeof(*p->slot)) };
+	if (!p->slot)
+		return -1;
+	s->n_pages++;
+	return 0;
+}
+
+/* Free message m (its last event is past) and its page once every message of it is. */
+static void release(struct sim *s, struct message *m)
+{
+	struct msg_page *p = &s->pages[m->id >> MSG_PAGE_BITS];
+
+	p->slot[m->id & (MSG_PAGE - 1)] = NULL;
+	free(m);
+	if (++p->released == MSG_PAGE) {
+		free(p->slot);
+		p->slot = NULL;
+	}
+}
+
 int sim_send(struct sim *s, int node, const struct send_req *r)
 {
 	const struct topology *t = &s->cfg.topo;
@@ -314,20 +387,13 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		return set_error(s, "send from node %d: channel %d, the NI has %d", node,
 				 r->channel, s->inj_channels);
 
-	if (s->n_messages == s->cap_messages) {
-		int cap = s->cap_messages ? 2 * s->cap_messages : 64;
-		struct message **p = realloc(s->messages, sizeof(*p) * (size_t)cap);
-
-		if (!p)
-			return no_memory(s);
-		s->messages = p;
-		s->cap_messages = cap;
-	}
-	/* Given data words follow the message in one allocation; a pattern is not stored. */
+	if (new_page(s))
+		return no_memory(s);
+	/* Given data words follow the message in one allocation; generated ones are not stored. */
 	m = malloc(sizeof(*m) + (r->data ? sizeof(uint64_t) * (size_t)(r->len - 1) : 0));
 	if (!m)
 		return no_memory(s);
-	*m = (struct message){ .data = NULL };
+	*m = (struct message){ .stored = false };
 	m->id = s->n_messages;
 	m->source = node;
 	m->seq = s->next_seq[node]++;
@@ -341,6 +407,9 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		for (int i = 0; i < r->len - 1; i++)
 			data[i] = r->data[i] & payload_mask(width);
 		m->data = data;
+		m->stored = true;
+	} else if (r->len > 1) {
+		m->key = r->key ? *r->key : sim_pattern_key(node, m->seq);
 	}
 	{
 		struct header h = {
@@ -358,7 +427,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		m->channel = unicast_next_port(t, node, r->dest);
 	m->send_cycle = s->now;
 	m->tag = r->tag;
-	s->messages[s->n_messages] = m;
+	s->pages[m->id >> MSG_PAGE_BITS].slot[m->id & (MSG_PAGE - 1)] = m;
 	s->n_messages++;
 	if (checker_expect(s->checker, m) || ni_enqueue(s->ni, m, s->now))
 		return no_memory(s);
@@ -369,9 +438,8 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 }
 
 static void emit(struct sim *s, const struct driver *d, enum sim_event_kind kind, int node,
-		 int msg)
+		 struct message *m)
 {
-	struct message *m = s->messages[msg];
 	struct sim_event ev = {
 		.kind = kind, .node = node, .cycle = s->now, .msg = m, .tag = m->tag,
 	};
@@ -382,10 +450,8 @@ static void emit(struct sim *s, const struct driver *d, enum sim_event_kind kind
 		d->event(d->ctx, s, &ev);
 	/* Its last event: delivered everywhere and SEND_DONE told (release_messages). */
 	if (d && d->release_messages && kind != EV_HEAD_ARRIVED && m->send_done &&
-	    m->delivered == m->receivers) {
-		s->messages[msg] = NULL;
-		free(m);
-	}
+	    m->delivered == m->receivers)
+		release(s, m);
 }
 
 bool sim_quiescent(const struct sim *s)
@@ -406,7 +472,7 @@ static bool write_deadlock_report(struct sim *s)
 		(unsigned long long)s->idle_cycles, (unsigned long long)s->now,
 		(unsigned long long)checker_outstanding(s->checker));
 	ok = deadlock_write_chains(&s->engine, &s->params, f) >= 0;
-	checker_report_missing(s->checker, s->messages, f, 32);
+	checker_report_missing(s->checker, f, 32);
 	ok = !ferror(f) && ok;
 	if (fclose(f) || !ok) {
 		free(s->report);
@@ -420,7 +486,8 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 {
 	const struct engine *e = &s->engine;
 	const struct channel_event *list;
-	int n, *done, n_done, progress;
+	struct message **done;
+	int n, n_done, progress;
 
 	if (s->stopped)
 		return s->status;
@@ -436,18 +503,17 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 
 	/* 1. SEND_DONE of last cycle's tails, then this cycle's ejections. */
 	for (int k = 0; k < s->n_pending_done; k++)
-		emit(s, d, EV_SEND_DONE, s->messages[s->pending_done[k]]->source,
-		     s->pending_done[k]);
+		emit(s, d, EV_SEND_DONE, s->pending_done[k]->source, s->pending_done[k]);
 	s->n_pending_done = 0;
 	n = e->ops->ejections(e->impl, &list);
 	for (int k = 0; k < n; k++) {
-		int msg;
+		struct message *msg;
 		bool head_too;
 		enum checker_result r;
 
 		ni_arrival(s->ni, list[k].node, list[k].channel);
-		r = checker_flit(s->checker, s->messages, list[k].node, list[k].channel,
-				 list[k].flit, s->now, &msg, &head_too);
+		r = checker_flit(s->checker, list[k].node, list[k].channel, list[k].flit, s->now,
+				 &msg, &head_too);
 		if (r == CHECK_ERROR) {
 			set_error(s, "%s", checker_error(s->checker));
 			stop(s, SIM_CHECK_FAILED);
@@ -462,9 +528,9 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	}
 
 	/* 2. NIs drive this cycle's credits and flits. */
-	progress = ni_drive(s->ni, s->messages, e, s->now, &done, &n_done);
+	progress = ni_drive(s->ni, e, s->now, &done, &n_done);
 	if (n_done > s->cap_pending_done) {
-		int *p = realloc(s->pending_done, sizeof(int) * (size_t)n_done);
+		struct message **p = realloc(s->pending_done, sizeof(*p) * (size_t)n_done);
 
 		if (!p) {
 			no_memory(s);
@@ -474,7 +540,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		s->cap_pending_done = n_done;
 	}
 	if (n_done)	/* (done may be NULL when nothing was ever done) */
-		memcpy(s->pending_done, done, sizeof(int) * (size_t)n_done);
+		memcpy(s->pending_done, done, sizeof(*done) * (size_t)n_done);
 	s->n_pending_done = n_done;
 	if (ni_out_of_memory(s->ni)) {
 		no_memory(s);

@@ -60,6 +60,31 @@ int sim_config_check(const struct sim_config *c, char *err, size_t errlen);
 /* The routers' parameters of a configuration (p->topo points into c). */
 void sim_config_router_params(const struct sim_config *c, struct router_params *p);
 
+/*
+ * A generated payload: word i of a message is (base + i * step) mod 2^W with step odd,
+ * so that no two words of a message are equal (i < 2^W) and a word costs a multiply
+ * and an add where the NI sends it and an add where the checker compares it; base and
+ * step are hashes of a seed (the message's (source, seq), or the block an algorithm's
+ * message carries), so that different messages carry different words.  A run's memory
+ * does not grow with message length.
+ */
+struct payload_key {
+	uint64_t base, step;
+};
+
+struct payload_key payload_key_of(uint64_t seed);
+
+/* Word i before it is masked to W bits (flit_make() masks). */
+static inline uint64_t payload_key_raw(struct payload_key k, int i)
+{
+	return k.base + (uint64_t)i * k.step;
+}
+
+static inline uint64_t payload_key_word(struct payload_key k, int i, unsigned width)
+{
+	return payload_key_raw(k, i) & payload_mask(width);
+}
+
 /* One message as sent. */
 struct message {
 	int id;				/* index in send order, from 0 */
@@ -67,16 +92,22 @@ struct message {
 	unsigned seq;			/* per-source sequence number (full, not wrapped) */
 	enum hdr_type type;
 	bool ir;
+	bool send_done;			/* its SEND_DONE event has been reported */
+	bool stored;			/* its words are stored (data), else generated (key) */
 	int address;			/* R: destination, B: root */
 	int len;			/* flits, >= 1 */
 	int channel;			/* injection channel used */
 	/*
-	 * The len - 1 payload words of the body and tail flits as the sender gave them,
-	 * or NULL for the generated pattern: word i is sim_pattern_word(source, seq, i, W),
-	 * computed where the NI sends it and where the checker compares it, so that a
-	 * run's memory does not grow with message length (message_word()).
+	 * The len - 1 payload words of the body and tail flits: as the sender gave them
+	 * (stored), or generated, word i being payload_key_word(key, i, W), computed where
+	 * the NI sends it and where the checker compares it (message_word()).  One or the
+	 * other: a message that a run keeps (random traffic's) is 16 bytes shorter than
+	 * with both.
 	 */
-	const uint64_t *data;
+	union {
+		const uint64_t *data;		/* stored */
+		struct payload_key key;		/* send_req.key, or sim_pattern_key(source, seq) */
+	};
 	flit_t head;			/* the head flit as sent */
 	uint64_t send_cycle;		/* cycle of the send call */
 	uint64_t head_cycle;		/* head offered on the injection channel */
@@ -85,7 +116,6 @@ struct message {
 	int delivered;			/* nodes that have received it whole */
 	uint64_t last_delivery;		/* cycle of the last tail arrival */
 	uint64_t tag;			/* send_req.tag */
-	bool send_done;			/* its SEND_DONE event has been reported */
 };
 
 struct send_req {
@@ -93,7 +123,9 @@ struct send_req {
 	enum hdr_type type;
 	bool ir;
 	int len;			/* flits including head and tail */
-	const uint64_t *data;		/* len - 1 words, or NULL for a generated pattern */
+	const uint64_t *data;		/* len - 1 words to store, or NULL: generated */
+	/* The key of the generated words, or NULL for sim_pattern_key(source, seq). */
+	const struct payload_key *key;
 	int channel;			/* -1: the NI chooses (section 9) */
 	uint64_t tag;			/* the driver's own, returned in events */
 };
@@ -235,13 +267,20 @@ const char *sim_error(const struct sim *s);
  */
 void sim_write_report(const struct sim *s, FILE *out);
 
-/* Deterministic data pattern of message (source, seq), word i. */
+/* The words of a message (source, seq) sent without data or key; its word i. */
+struct payload_key sim_pattern_key(int source, unsigned seq);
 uint64_t sim_pattern_word(int source, unsigned seq, int i, unsigned width);
+
+/* Payload word i of message m, stored or generated, before it is masked to W bits. */
+static inline uint64_t message_word_raw(const struct message *m, int i)
+{
+	return m->stored ? m->data[i] : payload_key_raw(m->key, i);
+}
 
 /* Payload word i of message m (W = width), stored or generated. */
 static inline uint64_t message_word(const struct message *m, int i, unsigned width)
 {
-	return m->data ? m->data[i] : sim_pattern_word(m->source, m->seq, i, width);
+	return message_word_raw(m, i) & payload_mask(width);
 }
 
 #endif

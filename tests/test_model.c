@@ -737,10 +737,10 @@ static void test_checker_catches(void)
 	char err[128];
 	uint64_t data[3] = { 11, 22, 33 };
 	struct header h = { .type = HDR_R, .address = 5, .source = 0, .seq = 0 };
-	struct message m = { .id = 0, .source = 0, .address = 5, .len = 4, .data = data };
-	struct message *msgs[1] = { &m };
+	struct message m = { .id = 0, .source = 0, .address = 5, .len = 4, .stored = true,
+			     .data = data };
 	struct checker *c;
-	int id;
+	struct message *id;
 	bool head_too;
 	flit_t head, body, tail;
 
@@ -752,54 +752,55 @@ static void test_checker_catches(void)
 
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	check(checker_flit(c, msgs, 4, 0, head, 1, &id, &head_too) == CHECK_ERROR &&
+	check(checker_flit(c, 4, 0, head, 1, &id, &head_too) == CHECK_ERROR &&
 	      strstr(checker_error(c), "must not receive"),
 	      "checker: a head at a node that must not receive it is an error");
 	checker_destroy(c);
 
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	check(checker_flit(c, msgs, 5, 0, body, 1, &id, &head_too) == CHECK_ERROR &&
+	check(checker_flit(c, 5, 0, body, 1, &id, &head_too) == CHECK_ERROR &&
 	      strstr(checker_error(c), "without a head"),
 	      "checker: a data flit with no head before it is an error");
 	checker_destroy(c);
 
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	check(checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too) == CHECK_HEAD &&
-	      checker_flit(c, msgs, 5, 0, body, 2, &id, &head_too) == CHECK_ERROR &&
+	check(checker_flit(c, 5, 0, head, 1, &id, &head_too) == CHECK_HEAD &&
+	      checker_flit(c, 5, 0, body, 2, &id, &head_too) == CHECK_ERROR &&
 	      strstr(checker_error(c), "data word 0 is 0x16, sent 0xb"),
 	      "checker: a wrong data word is an error naming both values: %s", checker_error(c));
 	checker_destroy(c);
 
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	check(checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too) == CHECK_HEAD &&
-	      checker_flit(c, msgs, 5, 0, tail, 2, &id, &head_too) == CHECK_ERROR &&
+	check(checker_flit(c, 5, 0, head, 1, &id, &head_too) == CHECK_HEAD &&
+	      checker_flit(c, 5, 0, tail, 2, &id, &head_too) == CHECK_ERROR &&
 	      strstr(checker_error(c), "tail arrived early"),
 	      "checker: a tail before the last data word is an error");
 	checker_destroy(c);
 
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too);
-	checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, 11, 32), 2, &id, &head_too);
-	checker_flit(c, msgs, 5, 0, body, 3, &id, &head_too);
-	check(checker_flit(c, msgs, 5, 0, tail, 4, &id, &head_too) == CHECK_TAIL &&
+	checker_flit(c, 5, 0, head, 1, &id, &head_too);
+	checker_flit(c, 5, 0, flit_make(FLIT_BODY, 11, 32), 2, &id, &head_too);
+	checker_flit(c, 5, 0, body, 3, &id, &head_too);
+	check(checker_flit(c, 5, 0, tail, 4, &id, &head_too) == CHECK_TAIL &&
 	      checker_outstanding(c) == 0 &&
-	      checker_flit(c, msgs, 5, 0, head, 5, &id, &head_too) == CHECK_ERROR,
+	      checker_flit(c, 5, 0, head, 5, &id, &head_too) == CHECK_ERROR,
 	      "checker: the right message is accepted once; the same message again is an error");
 	checker_destroy(c);
 
 	/* A generated payload (data NULL) is checked word by word all the same. */
-	m.data = NULL;
+	m.stored = false;
 	m.seq = 7;
+	m.key = sim_pattern_key(0, 7);
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too);
-	checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 0, 32), 32), 2,
+	checker_flit(c, 5, 0, head, 1, &id, &head_too);
+	checker_flit(c, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 0, 32), 32), 2,
 		     &id, &head_too);
-	check(checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 1, 32) ^ 4, 32),
+	check(checker_flit(c, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 1, 32) ^ 4, 32),
 			   3, &id, &head_too) == CHECK_ERROR &&
 	      strstr(checker_error(c), "node 5") && strstr(checker_error(c), "message 0: data word 1"),
 	      "checker: a wrong generated word is an error naming node, message and word: %s",
@@ -807,11 +808,11 @@ static void test_checker_catches(void)
 	checker_destroy(c);
 	c = checker_create(&t, 3, 32);
 	checker_expect(c, &m);
-	checker_flit(c, msgs, 5, 0, head, 1, &id, &head_too);
+	checker_flit(c, 5, 0, head, 1, &id, &head_too);
 	for (int i = 0; i < 2; i++)
-		checker_flit(c, msgs, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, i, 32), 32),
+		checker_flit(c, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, i, 32), 32),
 			     2 + (uint64_t)i, &id, &head_too);
-	check(checker_flit(c, msgs, 5, 0, flit_make(FLIT_TAIL, sim_pattern_word(0, 7, 2, 32), 32), 4,
+	check(checker_flit(c, 5, 0, flit_make(FLIT_TAIL, sim_pattern_word(0, 7, 2, 32), 32), 4,
 			   &id, &head_too) == CHECK_TAIL && checker_outstanding(c) == 0,
 	      "checker: the generated words of a message are accepted");
 	checker_destroy(c);
@@ -838,7 +839,7 @@ static void test_checker_oldest_identical_head(void)
 	enum { N = 8000 };
 	struct topology t;
 	char err[128];
-	struct message *m = malloc(sizeof(*m) * N), **msgs = malloc(sizeof(*msgs) * N);
+	struct message *m = malloc(sizeof(*m) * N);
 	bool *done = calloc(N, sizeof(bool));
 	unsigned seq[16] = { 0 };
 	struct checker *c;
@@ -855,13 +856,13 @@ static void test_checker_oldest_identical_head(void)
 
 			d += d >= s;
 			m[sent] = single(sent, s, d, seq[s]++);
-			msgs[sent] = &m[sent];
 			checker_expect(c, &m[sent]);
 			sent++;
 			continue;
 		}
 		/* Deliver the oldest undelivered message of a random key. */
-		int pick = (int)((rng >> 24) % (uint64_t)sent), oldest = -1, id = -1;
+		int pick = (int)((rng >> 24) % (uint64_t)sent), oldest = -1;
+		struct message *id = NULL;
 		bool head_too;
 
 		while (done[pick])
@@ -873,8 +874,8 @@ static void test_checker_oldest_identical_head(void)
 				else
 					repeats++;
 			}
-		if (checker_flit(c, msgs, m[oldest].address, 0, m[oldest].head, 1, &id,
-				 &head_too) != CHECK_TAIL || id != oldest)
+		if (checker_flit(c, m[oldest].address, 0, m[oldest].head, 1, &id,
+				 &head_too) != CHECK_TAIL || id != &m[oldest])
 			wrong++;
 		done[oldest] = true;
 		delivered++;
@@ -888,19 +889,19 @@ static void test_checker_oldest_identical_head(void)
 	{
 		uint64_t d0[1] = { 7 }, d1[1] = { 8 };
 		struct message a = single(0, 1, 2, 0), b = single(1, 1, 2, 64);
-		struct message *ab[2] = { &a, &b };
-		int id;
+		struct message *id = NULL;
 		bool head_too;
 
 		a.len = b.len = 2;
 		a.data = d0;
 		b.data = d1;
+		a.stored = b.stored = true;
 		a.head = b.head = flit_make(FLIT_HEAD, flit_payload(a.head), 32);
 		c = checker_create(&t, 4, 32);
 		checker_expect(c, &a);
 		checker_expect(c, &b);
-		check(checker_flit(c, ab, 2, 0, a.head, 1, &id, &head_too) == CHECK_HEAD && id == 0 &&
-		      checker_flit(c, ab, 2, 0, flit_make(FLIT_TAIL, 8, 32), 2, &id, &head_too) ==
+		check(checker_flit(c, 2, 0, a.head, 1, &id, &head_too) == CHECK_HEAD && id == &a &&
+		      checker_flit(c, 2, 0, flit_make(FLIT_TAIL, 8, 32), 2, &id, &head_too) ==
 		      CHECK_ERROR && strstr(checker_error(c), "message 0: data word 0 is 0x8, sent 0x7"),
 		      "checker: seq 64 wraps to seq 0's head; the younger message's data is an error: %s",
 		      checker_error(c));
@@ -911,7 +912,6 @@ static void test_checker_oldest_identical_head(void)
 	{
 		struct message x[4] = { single(0, 0, 9, 0), single(1, 3, 2, 0), single(2, 1, 9, 0),
 					single(3, 5, 2, 0) };
-		struct message *xs[4] = { &x[0], &x[1], &x[2], &x[3] };
 		char *text = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&text, &len);
@@ -920,7 +920,7 @@ static void test_checker_oldest_identical_head(void)
 		c = checker_create(&t, 4, 32);
 		for (int k = 0; k < 4; k++)
 			checker_expect(c, &x[k]);
-		checker_report_missing(c, xs, f, 3);
+		checker_report_missing(c, f, 3);
 		fclose(f);
 		ok = text && !strcmp(text,
 			"  missing: message 1 (R from 3, to 2, seq 0, 1 flits) at node 2\n"
@@ -933,7 +933,6 @@ static void test_checker_oldest_identical_head(void)
 		checker_destroy(c);
 	}
 	free(m);
-	free(msgs);
 	free(done);
 }
 

@@ -170,6 +170,7 @@ static void corruptions(void)
 	CORRUPT(r->credits_q[o], (uint8_t)(r->depth + 1), "above the depth");
 	CORRUPT(r->has_credit_q, r->has_credit_q ^ (1u << o), "has_credit_q bit");
 	CORRUPT(r->owned_q, r->owned_q ^ (1u << o), "owned_q is");
+	CORRUPT(r->owning, r->owning ^ (1u << i), "owning bit");
 	CORRUPT(r->in[other].route_q, r->in[other].route_q | r->in[i].route_q, "owned by input");
 	CORRUPT(r->in[i].route_q, 0u, "no route but a");
 	CORRUPT(r->out_valid_q, r->out_valid_q | (1u << 30), "beyond the");

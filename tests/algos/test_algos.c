@@ -1043,8 +1043,9 @@ static void broken_predict(const struct algo_params *p, const struct schedule_re
 }
 
 /*
- * A transport that flips one bit of one payload word of the k-th send: the checker is
- * satisfied (the network delivers what was sent), the skeleton must not be.
+ * A transport that flips one bit of one payload word of the k-th send (of every word,
+ * if the send gives the key of its words): the checker is satisfied (the network
+ * delivers what was sent), the skeleton must not be.
  */
 struct corrupt {
 	struct sim *s;
@@ -1057,9 +1058,17 @@ static int corrupt_send(void *impl, int node, const struct send_req *r)
 	struct corrupt *c = impl;
 	uint64_t data[256];
 	struct send_req copy = *r;
+	struct payload_key key;
 
 	if (c->sends++ != c->victim || r->len < 2 || r->len > 257)
 		return sim_send(c->s, node, r);
+	if (!r->data) {
+		/* A block sent by its key: every generated word has its lowest bit flipped. */
+		key = *r->key;
+		key.base ^= 1;
+		copy.key = &key;
+		return sim_send(c->s, node, &copy);
+	}
 	memcpy(data, r->data, sizeof(uint64_t) * (size_t)(r->len - 1));
 	data[r->len - 2] ^= 1;
 	copy.data = data;
