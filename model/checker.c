@@ -333,7 +333,14 @@ check_head(struct checker *c, struct rx_state *rx, int node, int channel, flit_t
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too)
 {
-	struct rx_state *rx = &c->rx[node * c->channels + channel];
+	return checker_flit_at(c, node * c->channels + channel, node, channel, f, cycle, msg,
+			       head_too);
+}
+
+enum checker_result checker_flit_at(struct checker *c, int at, int node, int channel, flit_t f,
+				    uint64_t cycle, struct message **msg, bool *head_too)
+{
+	struct rx_state *rx = &c->rx[at];
 	struct message *m = rx->msg;
 
 	c->flits++;

@@ -39,6 +39,9 @@ enum checker_result {
  */
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too);
+/* The same, with the channel's index at = node * channels + channel known (the loop's). */
+enum checker_result checker_flit_at(struct checker *c, int at, int node, int channel, flit_t f,
+				    uint64_t cycle, struct message **msg, bool *head_too);
 
 /* Deliveries still expected. */
 uint64_t checker_outstanding(const struct checker *c);

@@ -161,12 +161,10 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	return 0;
 }
 
-void ni_arrival(struct ni *n, int node, int channel)
+void ni_arrival(struct ni *n, int at, int node, int channel)
 {
-	int k = node * n->channels + channel;
-
-	n->ej[k].arrived = true;
-	activate_ej(n, k, node, channel);
+	n->ej[at].arrived = true;
+	activate_ej(n, at, node, channel);
 }
 
 void ni_credit_in(struct ni *n, int node, int channel)

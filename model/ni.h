@@ -24,8 +24,8 @@ void ni_destroy(struct ni *n);
  */
 int ni_enqueue(struct ni *n, struct message *m, uint64_t now);
 
-/* A flit is on ejection channel (node, channel) in the current cycle. */
-void ni_arrival(struct ni *n, int node, int channel);
+/* A flit is on ejection channel (node, channel), at = node * channels + channel, now. */
+void ni_arrival(struct ni *n, int at, int node, int channel);
 
 /* The router returned a credit on injection channel (node, channel) for this cycle. */
 void ni_credit_in(struct ni *n, int node, int channel);

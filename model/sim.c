@@ -510,10 +510,14 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		struct message *msg;
 		bool head_too;
 		enum checker_result r;
+		/* The channel's index in the NIs' and the checker's per-channel state. */
+		int at = list[k].node * s->channels + list[k].channel;
 
-		ni_arrival(s->ni, list[k].node, list[k].channel);
-		r = checker_flit(s->checker, list[k].node, list[k].channel, list[k].flit, s->now,
-				 &msg, &head_too);
+		ni_arrival(s->ni, at, list[k].node, list[k].channel);
+		r = checker_flit_at(s->checker, at, list[k].node, list[k].channel, list[k].flit,
+				    s->now, &msg, &head_too);
+		if (r == CHECK_OK)
+			continue;	/* a body flit, the common case */
 		if (r == CHECK_ERROR) {
 			set_error(s, "%s", checker_error(s->checker));
 			stop(s, SIM_CHECK_FAILED);
