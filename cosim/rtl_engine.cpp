@@ -55,7 +55,7 @@ public:
             sim_config_router_params(&cfg_, &p);
             model_ = network_create(&p);
         }
-        router_regs_layout(&layout_, n_in_, n_out_, cfg.buffer_depth, vcs_ > 1 ? cfg.topo.ports : 0);
+        router_regs_layout(&layout_, n_in_, n_out_, cfg.buffer_depth, cfg.topo.ports, vcs_);
         last_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         rtl_head_.assign(static_cast<size_t>(nodes_ * n_out_), 0);
         // The snapshots are reused: a ring of kWindow cycles for the mismatch window if

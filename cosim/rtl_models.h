@@ -97,7 +97,10 @@ struct NetShape {
 
 // The output and credit registers of router v as RegisterSnapshot shows them.  Per
 // virtual output (section 12): link p's register shows as output p*V + vc, its flit on
-// every class of the link; with V = 1 the ports themselves.  bits(vec, lo, n) reads n
+// every class of the link; with V = 1 the ports themselves, where vc is the constant 0
+// (a link that sends with another class shows on the wrong output: a mismatch of
+// --compare outputs, and of the full comparison's out_vc_q, link_vc_of() below).
+// bits(vec, lo, n) reads n
 // bits at lo of one of the vectors below: a router's own ports (router arrays, stacked
 // = false) or a network top's, where router v's part starts at v times its width.
 enum class TopVec { LinkValid, LinkVc, LinkFlit, LinkCredit, EjValid, EjFlit, InjCredit };
@@ -115,13 +118,25 @@ void snapshot_router(const NetShape& sh, RegisterSnapshot& s, int v, bool stacke
     uint64_t valid = 0;
     uint64_t* f = s.flits(v);
     for (int p = 0; p < P; ++p) {
-        const uint64_t c = V > 1 ? at(TopVec::LinkVc, p * vw, vw) : 0;
+        const uint64_t c = at(TopVec::LinkVc, p * vw, vw);
         valid |= at(TopVec::LinkValid, p, 1) << (p * V + static_cast<int>(c));
         for (int k = 0; k < V; ++k) f[p * V + k] = at(TopVec::LinkFlit, p * fw, fw);
     }
     s.out_valid[v] = static_cast<uint32_t>(valid | at(TopVec::EjValid, 0, E) << PV);
     s.credit_out[v] = static_cast<uint32_t>(at(TopVec::LinkCredit, 0, PV) | at(TopVec::InjCredit, 0, J) << PV);
     for (int e = 0; e < E; ++e) f[PV + e] = at(TopVec::EjFlit, e * fw, fw);
+}
+
+// With V = 1 a link's class is no register but the constant 0 that section 12 puts on
+// link_vc_o; the full comparison compares it as out_vc_q like the register of V > 1
+// (model/router_state.h), read here from the port: bit(k) is bit k of node's link_vc_o
+// (of a network top's obs_link_vc_o, node's part first).  With V > 1 the register
+// itself is read (vl_state.h).
+template <class Bit>
+void link_vc_of(const NetShape& sh, router_state& s, Bit bit)
+{
+    if (sh.vcs > 1) return;
+    for (int p = 0; p < sh.ports; ++p) s.out_vc_q[p] = static_cast<uint8_t>(bit(p));
 }
 
 // The scope of node v's router in a generate-loop network top named TOP, as
@@ -330,9 +345,12 @@ public:
 
     bool read_router_state(int node, router_state& s) const override
     {
-        return io_.read(context_, shape_, node, s, [](int v) {
-            return "gen_node[" + std::to_string(v) + "].wc_router";
-        });
+        if (!io_.read(context_, shape_, node, s,
+                      [](int v) { return "gen_node[" + std::to_string(v) + "].wc_router"; }))
+            return false;
+        const VRouter& r = *routers_[static_cast<size_t>(node)];
+        link_vc_of(shape_, s, [&r](int k) { return get_bits(r.link_vc_o, k, 1); });
+        return true;
     }
 
     bool assertion_failed() const override { return context_.gotError(); }
@@ -440,7 +458,11 @@ public:
     bool read_router_state(int node, router_state& s) const override
     {
         const topology& t = shape_.topo;
-        return io_.read(context_, shape_, node, s, [&t](int v) { return top_router_scope(t, v); });
+        if (!io_.read(context_, shape_, node, s, [&t](int v) { return top_router_scope(t, v); }))
+            return false;
+        const int base = node * shape_.ports;
+        link_vc_of(shape_, s, [this, base](int k) { return get_bits(top_->obs_link_vc_o, base + k, 1); });
+        return true;
     }
 
     bool assertion_failed() const override { return context_.gotError(); }

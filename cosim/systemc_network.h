@@ -146,8 +146,13 @@ public:
     bool read_router_state(int node, router_state& s) const override
     {
         const topology& t = shape_.topo;
-        return io_.read(*Verilated::threadContextp(), shape_, node, s,
-                        [&t](int v) { return top_router_scope(t, v); });
+        if (!io_.read(*Verilated::threadContextp(), shape_, node, s,
+                      [&t](int v) { return top_router_scope(t, v); }))
+            return false;
+        const auto& ovc = obs_vc_.read();
+        const int base = node * shape_.ports;
+        link_vc_of(shape_, s, [&ovc, base](int k) { return get_bits(ovc, base + k, 1); });
+        return true;
     }
 
     bool assertion_failed() const override { return Verilated::threadContextp()->gotError(); }

@@ -394,8 +394,9 @@ void network_router_state(const struct network *n, int node, struct router_state
 	s->rr_q = (unsigned)(n->cycle % (uint64_t)r->n_in);
 	s->vcs = r->n_vc;
 	s->sw_rr_q = r->sw_rr_q;
-	for (int p = 0; r->n_vc > 1 && p < r->n_ports; p++)
-		s->out_vc_q[p] = r->out_vc_q[p];
+	/* With V = 1 a link's class is the constant 0 (section 12), compared too. */
+	for (int p = 0; p < r->n_ports; p++)
+		s->out_vc_q[p] = r->n_vc > 1 ? r->out_vc_q[p] : 0;
 	for (int i = 0; i < r->n_in; i++) {
 		struct router_state_input *x = &s->in[i];
 

@@ -12,14 +12,15 @@
 enum { IN_COUNT, IN_RD_PTR, IN_WR_PTR, IN_FIFO, IN_FIXED = 6 };
 
 void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth,
-			int vc_links)
+			int links, int vcs)
 {
 	l->n_in = n_in;
 	l->n_out = n_out;
 	l->depth = depth;
-	l->vc_links = vc_links;
+	l->vc_links = links;
+	l->sw_rr = vcs > 1;
 	l->per_input = IN_FIXED + depth;
-	l->words = n_in * l->per_input + 3 * n_out + 1 + (vc_links ? vc_links + 1 : 0);
+	l->words = n_in * l->per_input + 3 * n_out + 1 + links + l->sw_rr;
 }
 
 void router_state_pack(const struct router_regs_layout *l, const struct router_state *s,
@@ -51,11 +52,10 @@ void router_state_pack(const struct router_regs_layout *l, const struct router_s
 		v[2] = s->out[o].credits_q;
 	}
 	v[0] = s->rr_q;
-	if (l->vc_links) {
-		for (int p = 0; p < l->vc_links; p++)
-			v[1 + p] = s->out_vc_q[p];
+	for (int p = 0; p < l->vc_links; p++)
+		v[1 + p] = s->out_vc_q[p];
+	if (l->sw_rr)
 		v[1 + l->vc_links] = s->sw_rr_q;
-	}
 }
 
 bool router_state_equal(const struct router_regs_layout *l, const struct router_state *a,
@@ -63,8 +63,8 @@ bool router_state_equal(const struct router_regs_layout *l, const struct router_
 {
 	if (a->rr_q != b->rr_q)
 		return false;
-	if (l->vc_links && (a->sw_rr_q != b->sw_rr_q ||
-			    memcmp(a->out_vc_q, b->out_vc_q, (size_t)l->vc_links) != 0))
+	if ((l->sw_rr && a->sw_rr_q != b->sw_rr_q) ||
+	    memcmp(a->out_vc_q, b->out_vc_q, (size_t)l->vc_links) != 0)
 		return false;
 	for (int i = 0; i < l->n_in; i++) {
 		const struct router_state_input *x = &a->in[i], *y = &b->in[i];

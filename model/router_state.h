@@ -54,10 +54,11 @@ struct router_state {
 	struct router_state_input in[ROUTER_MAX_IO];
 	struct router_state_output out[ROUTER_MAX_IO];
 	/*
-	 * Section 12, V > 1 only (n_ports / vcs links): the registers of virtual channels
-	 * that are not per virtual port.  out_valid_q of virtual output o*V + c above is
-	 * the link's out_valid_q[o] && out_vc_q[o] == c; out_vc_q[o] itself holds the class
-	 * of the link's last flit while the link is idle.
+	 * Section 12 (n_ports / vcs links): the registers of virtual channels that are
+	 * not per virtual port.  out_valid_q of virtual output o*V + c above is the link's
+	 * out_valid_q[o] && out_vc_q[o] == c; out_vc_q[o] itself holds the class of the
+	 * link's last flit while the link is idle.  With V = 1 out_vc_q[o] is the constant
+	 * 0 on link_vc_o (still compared) and sw_rr_q is no register.
 	 */
 	int vcs;			/* V */
 	uint8_t out_vc_q[TOPO_MAX_PORTS];	/* per link: the class on its wires */
@@ -77,7 +78,8 @@ static inline flit_t router_state_fifo(const struct router_state *s, int i, int 
  *                 credit_out_q, hold_q
  *   per output o: out_valid_q, out_flit_q, credits_q
  *   per router:   rr_q
- *   V > 1 only (section 12): out_vc_q per link, then sw_rr_q
+ *   per link:     out_vc_q (section 12; with V = 1 the constant 0 that link_vc_o shows)
+ *   V > 1 only:   sw_rr_q
  *
  * fifo[k] is the k-th live entry from the head of line (storage slot rd_ptr + k); an
  * entry at or beyond count is not architectural (the RTL does not reset its storage)
@@ -94,7 +96,8 @@ enum router_reg {
 
 struct router_regs_layout {
 	int n_in, n_out, depth;
-	int vc_links;			/* links with out_vc_q: P if V > 1, else 0 */
+	int vc_links;			/* links with out_vc_q: P */
+	bool sw_rr;			/* sw_rr_q is a register: V > 1 */
 	int per_input;			/* values per input: 6 + depth */
 	int words;			/* values per router */
 };
@@ -106,9 +109,9 @@ struct router_reg_place {
 	int entry;			/* REG_FIFO: k of fifo[k]; else -1 */
 };
 
-/* vc_links: the number of links P when V > 1 (out_vc_q, sw_rr_q), 0 when V = 1. */
+/* links: P (each has out_vc_q, also with V = 1); vcs: V (sw_rr_q only if V > 1). */
 void router_regs_layout(struct router_regs_layout *l, int n_in, int n_out, int depth,
-			int vc_links);
+			int links, int vcs);
 /* s's registers into v (l->words values). */
 void router_state_pack(const struct router_regs_layout *l, const struct router_state *s,
 		       uint64_t *v);

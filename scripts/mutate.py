@@ -13,7 +13,9 @@ network tops wc_hypercube.v, wc_mesh.v and wc_torus.v. Not mutated: comments, th
 headers (ports), parameter defaults (every build sets them), for-loop bounds, part-select
 indices, the checks (`ifdef FORMAL, `ifndef SYNTHESIS, `WC_ASSERT) and the InjectBug test
 hooks (the faults the cosimulation's self-test injects on purpose, tests/test_cosim.py
-bugs; a mutant of a hook is a mutant of a build that the regression does not use).
+bugs: the blocks taken only with a fault, "if (InjectBug == N) begin", the branch a
+"(InjectBug == N) ?" selects, and every comparison "InjectBug == N" / "!= N"; a mutant
+of a hook is a mutant of a build that the regression does not use).
 
 The regression (REGRESSION) is a list of entries per group of files (the router modules
 through the router array, the network tops through their own builds); an entry is the
@@ -153,6 +155,14 @@ REGRESSION = {
         # the 3 x 3 mesh's centre only the root itself is in that case
         algo("mesh:4x3", "hampath", 3, 5),
         traffic("mesh:4x3", seed=9),
+    ], [  # 5 x 3 torus (odd in both dimensions, columns not a power of two), three
+        # virtual channels, the other dimension orders: R goes Y before X and B's tree
+        # covers the root's column first (gen_torus's YX route and descending tree,
+        # which no other entry takes)
+        traffic("torus:5x3", "--virtual-channels", "3", "--route-order", "descending",
+                "--tree-order", "descending", *ROUTER_RING, seed=10),
+        algo("torus:5x3", "pbcast", 9, 7, "--virtual-channels", "3", "--route-order",
+             "descending", "--tree-order", "descending"),
     ]],
     "top": [[
         traffic("hypercube:3", "--rtl-top"),
@@ -225,6 +235,11 @@ def masked_hooks(code):
             j = k
         for c in range(m.start(), j):
             mask[c] = True
+    # A comparison with InjectBug outside parentheses ("... && InjectBug != 15"): its
+    # operator and constant are the hook's.
+    for m in re.finditer(r"\bInjectBug\s*(==|!=)\s*\d+", code):
+        for c in range(m.start(), m.end()):
+            mask[c] = True
     return mask
 
 
@@ -273,7 +288,9 @@ def candidates(code, lo):
                 out.append((i, two, two[0], "relational"))
             i += 2
             continue
-        if ch in "<>" and paren > 0:
+        if ch in "<>":
+            # A lone < or > is a comparison wherever it is (<=, the non-blocking
+            # assignment, is handled above), also in a concatenation across lines.
             out.append((i, ch, ch + "=", "relational"))
         elif ch in "&|" and code[i - 1] not in "~":
             out.append((i, ch, "|" if ch == "&" else "&", "bitwise"))
@@ -323,7 +340,10 @@ def mutants_of(name):
         if any(ifdefs) or re.search(r"`WC_ASSERT|\bgen_assert", code):
             continue
         words = re.findall(r"\b(begin|end|module|endmodule)\b|(\);)", code)
-        starts_hook = hook_depth is None and "InjectBug" in code and re.search(r"\bbegin\b", code)
+        # A block taken only with a fault ("if (InjectBug == 3) begin"); one taken
+        # without it ("if (InjectBug != 16) begin") is the correct logic, mutated.
+        starts_hook = (hook_depth is None and re.search(r"\bInjectBug\s*==", code)
+                       and re.search(r"\bbegin\b", code))
         in_hook = hook_depth is not None
         if re.match(r"^\s*module\b", code):
             in_header = True

@@ -24,8 +24,10 @@ usage: test_cosim.py WORMCAST {algos|random|bugs|top|waves|configs|rings}
 Every configuration is built the first time a test asks for it, in the suite's own
 cache (XDG_CACHE_HOME, tests/CMakeLists.txt).
 """
+import json
 import re
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -188,8 +190,8 @@ def algos():
 def registers(topo, extra):
     """Register values compared per cycle by --compare all: every router's count,
     rd_ptr, wr_ptr, BufferDepth FIFO entries, route_q, credit_out_q, hold_q per input,
-    out_valid_q, out_flit_q, credits_q per output, rr_q, and with V > 1 out_vc_q per
-    link and sw_rr_q (model/router_state.h)."""
+    out_valid_q, out_flit_q, credits_q per output, rr_q, out_vc_q per link (with V = 1
+    the constant 0 on link_vc_o), and with V > 1 sw_rr_q (model/router_state.h)."""
     kind, size = topo.split(":")
     vcs = 1
     if kind == "hypercube":
@@ -207,7 +209,7 @@ def registers(topo, extra):
     n_in = ports * vcs + (1 if "--one-port" in extra else ports)
     n_out = ports * vcs + (1 if "--one-port" in extra else ports * vcs)
     depth = int(extra[extra.index("--buffer-depth") + 1]) if "--buffer-depth" in extra else 4
-    vc_regs = ports + 1 if vcs > 1 else 0
+    vc_regs = ports + (1 if vcs > 1 else 0)
     return nodes * (n_in * (6 + depth) + 3 * n_out + 1 + vc_regs)
 
 
@@ -300,6 +302,7 @@ def bugs():
         check(os.path.exists(vcd) and conv.returncode == 0 and os.path.getsize(fst) > 0,
               "bug %d: the waveform of the cycles around the mismatch is readable (vcd2fst)" % bug)
     internal_state(tmp)
+    link_vc_one_channel(tmp)
     # The path broadcast's own logic (InjectBug 13): random traffic sends no path
     # broadcast, so hampath drives it; the clean builds pass (algos above).
     for topo in ("hypercube:4", "mesh:4x4"):
@@ -337,6 +340,40 @@ INTERNAL = {
 def first_cycle(j):
     m = re.match(r"cycle (\d+) ", j.get("first_mismatch") or "")
     return int(m.group(1)) if m else None
+
+
+def link_vc_one_channel(tmp):
+    """With one virtual channel a link's class is the constant 0 on link_vc_o
+    (docs/microarchitecture.md section 12), which no receiver reads; the cosimulation
+    compares it as out_vc_q all the same.  A copy of rtl/ whose routers drive 1 there
+    (the mutant scripts/mutate.py calls wc_router.v:22eccaac96) is caught in the first
+    cycle by the full comparison, idle links included, and by the outputs-only one when
+    a link first sends (its flit shows on the wrong output)."""
+    rtl = os.path.join(os.path.dirname(os.path.abspath(__file__)), os.pardir, "rtl")
+    copy = os.path.join(tmp, "rtl-link-vc")
+    shutil.copytree(rtl, copy)
+    path = os.path.join(copy, "wc_router.v")
+    with open(path) as f:
+        text = f.read()
+    tie = "assign link_vc_o = {P*VcW{1'b0}};"
+    check(text.count(tie) == 1, "rtl/wc_router.v ties link_vc_o to zeros with V = 1 (%s)" % tie)
+    with open(path, "w") as f:
+        f.write(text.replace(tie, tie.replace("1'b0", "1'b1")))
+    env = dict(os.environ, WORMCAST_RTL_DIR=copy)
+    args = [WC, "traffic", "--topology", "hypercube:3", "--rate", "0.3", "--flits", "1-4",
+            "--cycles", "300", "--seed", "1", "--engine", "cosim", "--json"]
+    for compare, want in (("all", r"^cycle 1 node 0 link 0 out_vc_q: model 0x0, RTL 0x1 "),
+                          ("outputs", r"^cycle \d+ node \d+ port \d+ \(link output, dimension \d+\) out_valid: ")):
+        r = subprocess.run(args + ["--compare", compare], capture_output=True, text=True,
+                           timeout=1200, env=env)
+        try:
+            j = json.loads(r.stdout)
+        except ValueError:
+            j = {}
+        first = j.get("first_mismatch") or ""
+        check(r.returncode == 1 and j.get("compare") == compare and re.search(want, first) is not None,
+              "link_vc_o driven to 1 with V = 1 is caught (--compare %s): %s"
+              % (compare, first or r.stderr.strip()[:200]))
 
 
 def internal_state(tmp):

@@ -985,11 +985,12 @@ static void test_register_vector(void)
 	uint64_t va[200], vb[200];
 	unsigned seed = 7;
 	int agree = 1, differ = 0;
+	bool sw_same;
 
 	if (!x)
 		return;
-	/* Two links with virtual channels: out_vc_q and sw_rr_q in the vector too. */
-	router_regs_layout(&l, 6, 6, 4, 2);
+	/* Two links with two virtual channels: out_vc_q and sw_rr_q in the vector too. */
+	router_regs_layout(&l, 6, 6, 4, 2, 2);
 	for (int trial = 0; trial < 2000; trial++) {
 		struct router_state *a = &x[0], *b = &x[1];
 		bool eq, packed_eq;
@@ -1036,6 +1037,22 @@ static void test_register_vector(void)
 	}
 	check(agree && differ > 500 && differ < 2000, "router_state_equal() agrees with the packed "
 	      "register vectors on 2000 random states (%d differ)", differ);
+	/*
+	 * One virtual channel: out_vc_q (the constant 0 on link_vc_o) is still compared,
+	 * sw_rr_q is no register.
+	 */
+	router_regs_layout(&l, 6, 6, 4, 2, 1);
+	x[1] = x[0];
+	x[1].sw_rr_q = x[0].sw_rr_q + 1;
+	sw_same = router_state_equal(&l, &x[0], &x[1]);
+	x[1] = x[0];
+	x[1].out_vc_q[1] ^= 1;
+	router_state_pack(&l, &x[0], va);
+	router_state_pack(&l, &x[1], vb);
+	check(sw_same && !router_state_equal(&l, &x[0], &x[1]) &&
+	      l.words == 6 * 10 + 3 * 6 + 1 + 2 && va[l.words - 1] != vb[l.words - 1],
+	      "V = 1: a different sw_rr_q is the same state, a different out_vc_q is not "
+	      "(the last of %d values)", l.words);
 	free(x);
 }
 

@@ -40,10 +40,11 @@ def shape(topo):
 def signals_ok(j, topo):
     # --compare all (the default): per router, every input's count, rd_ptr, wr_ptr,
     # 4 FIFO entries, route_q, credit_out_q and hold_q, every output's out_valid_q,
-    # out_flit_q and credits_q, and rr_q (model/router_state.h).
+    # out_flit_q and credits_q, rr_q, and every link's out_vc_q (with one virtual
+    # channel the constant 0 on link_vc_o; model/router_state.h).
     nodes, n = shape(topo)
     return (j.get("compare") == "all" and
-            j.get("signals_compared") == j.get("cycles_compared", -1) * nodes * (n * 10 + 3 * n + 1))
+            j.get("signals_compared") == j.get("cycles_compared", -1) * nodes * (n * 10 + 3 * n + 1 + n // 2))
 
 
 def listing():
@@ -72,7 +73,7 @@ def algorithms():
             check(quiet == [], "%s L=%d: nothing on stderr (no SystemC banner or kernel message): %r"
                   % (topo, flits, r.stderr[:200]))
             check(signals_ok(j, topo),
-                  "%s: %s register values = %s cycles x %d nodes x (13 NOut + 1), NOut = %d"
+                  "%s: %s register values = %s cycles x %d nodes x (13 NOut + 1 + P), NOut = %d"
                   % (topo, j.get("signals_compared"), j.get("cycles_compared"), *shape(topo)))
             check(ref.get("rtl") == kind and ref.get("mismatches") == 0 and ref.get("cycles") == j.get("cycles")
                   and ref.get("cycles_compared") == j.get("cycles_compared")
