@@ -21,27 +21,9 @@ struct inj_channel {
 	bool active;
 };
 
-/*
- * An ejection channel's state is a few bytes, so that the state of every channel
- * of a large network stays close to the core; where the channel is, which its
- * credit needs, is on the active list.
- */
-struct ej_channel {
-	uint8_t count;		/* flits in the receive buffer (<= BufferDepth) */
-	bool arrived;		/* a flit is on the channel this cycle */
-	/*
-	 * The credit register: a flit was drained in the last cycle, so a credit goes
-	 * back in this one.  ni_drive() reads it and loads its next value in the same
-	 * pass: nothing else reads it, so that is the clock edge, without a second
-	 * pass over the channels.
-	 */
-	bool credit_q;
-	bool active;
-};
-
-/* An ejection channel on the active list: its index and where it is. */
+/* An ejection channel on the active list: its state and where it is, for its credit. */
 struct ej_ref {
-	int k;			/* node * channels + channel */
+	struct ni_ejection *ch;
 	uint16_t node;
 	uint16_t channel;
 };
@@ -52,7 +34,6 @@ struct ni {
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
-	struct ej_channel *ej;
 	int *inj_active, n_inj_active;
 	struct ej_ref *ej_active;
 	int n_ej_active;
@@ -77,10 +58,9 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->sink_stall = sink_stall;
 	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	n->inj = calloc(total, sizeof(*n->inj));
-	n->ej = calloc(total, sizeof(*n->ej));
 	n->inj_active = malloc(sizeof(int) * total);
 	n->ej_active = malloc(sizeof(*n->ej_active) * total);
-	if (!n->inj || !n->ej || !n->inj_active || !n->ej_active) {
+	if (!n->inj || !n->inj_active || !n->ej_active) {
 		ni_destroy(n);
 		return NULL;
 	}
@@ -100,7 +80,6 @@ void ni_destroy(struct ni *n)
 		for (int k = 0; k < n->nodes * n->channels; k++)
 			free(n->inj[k].queue);
 	free(n->inj);
-	free(n->ej);
 	free(n->inj_active);
 	free(n->ej_active);
 	free(n->done);
@@ -115,14 +94,6 @@ static void activate_inj(struct ni *n, int k)
 	}
 }
 
-static void activate_ej(struct ni *n, int k, int node, int channel)
-{
-	if (!n->ej[k].active) {
-		n->ej[k].active = true;
-		n->ej_active[n->n_ej_active++] = (struct ej_ref){
-			.k = k, .node = (uint16_t)node, .channel = (uint16_t)channel };
-	}
-}
 
 static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 			    const struct message *m)
@@ -161,10 +132,14 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	return 0;
 }
 
-void ni_arrival(struct ni *n, int at, int node, int channel)
+void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 {
-	n->ej[at].arrived = true;
-	activate_ej(n, at, node, channel);
+	unsigned st = ej->state;
+
+	ej->state = (uint8_t)(st | NI_EJ_ARRIVED | NI_EJ_LISTED);
+	if (!(st & NI_EJ_LISTED))
+		n->ej_active[n->n_ej_active++] = (struct ej_ref){
+			.ch = ej, .node = (uint16_t)node, .channel = (uint16_t)channel };
 }
 
 void ni_credit_in(struct ni *n, int node, int channel)
@@ -214,53 +189,60 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 
 	/* Ejection side: credit register out, then this cycle's drain. */
 	kept = 0;
-	/*
-	 * Sinks that never stall: a flit that arrives is drained at once (the buffer stays
-	 * empty) and its credit goes back in the next cycle.  The loop below with its count
-	 * always 0 and its sink always ready, in fewer steps: the same channels stay listed
-	 * in the same order.
-	 */
-	for (int a = 0; n->sink_stall <= 0 && a < n->n_ej_active; a++) {
-		struct ej_ref ref = n->ej_active[a];
-		struct ej_channel *ch = &n->ej[ref.k];
-		bool credit = ch->credit_q, arrived = ch->arrived;
+	if (n->sink_stall <= 0) {
+		struct ej_ref *list = n->ej_active;
+		int count = n->n_ej_active;
 
-		if (credit && net)
-			network_return_credit(net, ref.node, ref.channel);
-		else if (credit)
-			e->ops->return_credit(e->impl, ref.node, ref.channel);
-		ch->credit_q = arrived;
-		ch->arrived = false;
-		progress += arrived;
-		if (arrived || credit)
-			n->ej_active[kept++] = ref;
-		else
-			ch->active = false;
+		/*
+		 * Sinks that never stall: a flit that arrives is drained at once (the buffer
+		 * stays empty) and its credit goes back in the next cycle.  The loop below
+		 * with its count always 0 and its sink always ready, in fewer steps: the same
+		 * channels stay listed in the same order.
+		 */
+		for (int a = 0; a < count; a++) {
+			struct ej_ref ref = list[a];
+			unsigned st = ref.ch->state;
+
+			if ((st & NI_EJ_CREDIT) && net)
+				network_return_credit(net, ref.node, ref.channel);
+			else if (st & NI_EJ_CREDIT)
+				e->ops->return_credit(e->impl, ref.node, ref.channel);
+			if (st & (NI_EJ_ARRIVED | NI_EJ_CREDIT)) {
+				/* The credit register loads "a flit was drained". */
+				ref.ch->state = (uint8_t)(NI_EJ_LISTED | (st & NI_EJ_ARRIVED) << 1);
+				progress += (int)(st & NI_EJ_ARRIVED);
+				if (kept != a)
+					list[kept] = ref;
+				kept++;
+			} else {
+				ref.ch->state = 0;
+			}
+		}
 	}
 	for (int a = 0; n->sink_stall > 0 && a < n->n_ej_active; a++) {
 		struct ej_ref ref = n->ej_active[a];
-		struct ej_channel *ch = &n->ej[ref.k];
-		bool credit = ch->credit_q;
+		struct ni_ejection *ch = ref.ch;
+		unsigned st = ch->state, credit = 0;
 
-		if (credit && net)
+		if ((st & NI_EJ_CREDIT) && net)
 			network_return_credit(net, ref.node, ref.channel);
-		else if (credit)
+		else if (st & NI_EJ_CREDIT)
 			e->ops->return_credit(e->impl, ref.node, ref.channel);
-		ch->credit_q = false;
-		if (ch->arrived)
+		if (st & NI_EJ_ARRIVED)
 			ch->count++;
-		ch->arrived = false;
 		/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
 		if (ch->count > 0 && sink_ready(n)) {
 			ch->count--;
-			ch->credit_q = true;
+			credit = NI_EJ_CREDIT;
 			progress++;
 		}
 		/* (A credit returned now keeps the channel listed one more cycle, as ever.) */
-		if (ch->count > 0 || ch->credit_q || credit)
+		if (ch->count > 0 || credit || (st & NI_EJ_CREDIT)) {
+			ch->state = (uint8_t)(NI_EJ_LISTED | credit);
 			n->ej_active[kept++] = ref;
-		else
-			ch->active = false;
+		} else {
+			ch->state = 0;
+		}
 	}
 	n->n_ej_active = kept;
 
@@ -334,7 +316,7 @@ bool ni_idle(const struct ni *n)
 		if (n->inj[n->inj_active[a]].n > 0)
 			return false;
 	for (int a = 0; a < n->n_ej_active; a++)
-		if (n->ej[n->ej_active[a].k].count > 0)
+		if (n->ej_active[a].ch->count > 0)
 			return false;
 	return true;
 }

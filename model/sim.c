@@ -16,6 +16,18 @@
 #define MSG_PAGE_BITS 12
 #define MSG_PAGE (1 << MSG_PAGE_BITS)
 
+/*
+ * An ejection channel: the checker's reception of the message in progress and the
+ * NI's buffer and credit register, in one record of 32 bytes, so that a flit that
+ * arrives touches one record (the loop computes its index once for both).
+ */
+struct ejection {
+	struct reception rx;
+	struct ni_ejection ni;
+};
+
+_Static_assert(sizeof(struct ejection) == 32, "an ejection channel's record is 32 bytes");
+
 struct msg_page {
 	struct message **slot;	/* MSG_PAGE messages (NULL once released), or NULL */
 	int released;		/* of its messages; at MSG_PAGE the page is freed */
@@ -30,6 +42,7 @@ struct sim {
 	struct checker *checker;
 	int channels;			/* E: ejection channels per node */
 	int inj_channels;		/* J: injection channels per node */
+	struct ejection *ej;		/* per node * channels */
 
 	/*
 	 * The messages by id, in pages of MSG_PAGE: a page whose messages have all been
@@ -207,10 +220,15 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 			  c->sink_stall, c->seed, (unsigned)c->payload_width);
 	s->checker = checker_create(&s->cfg.topo, s->channels, (unsigned)c->payload_width);
 	s->next_seq = calloc((size_t)c->topo.nodes, sizeof(unsigned));
-	if (!s->ni || !s->checker || !s->next_seq) {
+	s->ej = malloc(sizeof(*s->ej) * (size_t)c->topo.nodes * (size_t)s->channels);
+	if (!s->ni || !s->checker || !s->next_seq || !s->ej) {
 		snprintf(err, errlen, "out of memory");
 		sim_destroy(s);
 		return NULL;
+	}
+	for (int k = 0; k < c->topo.nodes * s->channels; k++) {
+		checker_reception_init(&s->ej[k].rx);
+		s->ej[k].ni = (struct ni_ejection){ .count = 0 };
 	}
 	return s;
 }
@@ -255,6 +273,7 @@ void sim_destroy(struct sim *s)
 	}
 	free(s->pages);
 	free(s->next_seq);
+	free(s->ej);
 	free(s->pending_done);
 	free(s->report);
 	free(s);
@@ -487,6 +506,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	const struct engine *e = &s->engine;
 	const struct channel_event *list;
 	struct message **done;
+	struct ejection *ejs = s->ej;
 	int n, n_done, progress;
 
 	if (s->stopped)
@@ -506,15 +526,14 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		emit(s, d, EV_SEND_DONE, s->pending_done[k]->source, s->pending_done[k]);
 	s->n_pending_done = 0;
 	n = e->ops->ejections(e->impl, &list);
-	for (int k = 0; k < n; k++) {
+	for (int k = 0, channels = s->channels; k < n; k++) {
 		struct message *msg;
 		bool head_too;
 		enum checker_result r;
-		/* The channel's index in the NIs' and the checker's per-channel state. */
-		int at = list[k].node * s->channels + list[k].channel;
+		struct ejection *ej = &ejs[list[k].node * channels + list[k].channel];
 
-		ni_arrival(s->ni, at, list[k].node, list[k].channel);
-		r = checker_flit_at(s->checker, at, list[k].node, list[k].channel, list[k].flit,
+		ni_arrival(s->ni, &ej->ni, list[k].node, list[k].channel);
+		r = checker_flit_rx(s->checker, &ej->rx, list[k].node, list[k].channel, list[k].flit,
 				    s->now, &msg, &head_too);
 		if (r == CHECK_OK)
 			continue;	/* a body flit, the common case */
