@@ -9,17 +9,33 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * An injection channel, 64 bytes.  The data flits of the message at the head of its
+ * queue are made as they are offered: a generated word from the last one by an add
+ * (sim.h: word i is base + i * step), kept in its flit's place, unmasked.
+ */
 struct inj_channel {
-	int node, channel;	/* where it is, for the flits it injects */
 	struct message **queue;	/* FIFO */
-	int head, n, cap;
-	int flit;		/* next flit of queue[head] to offer */
 	uint64_t start;		/* cycle from which queue[head]'s head is offered */
 	uint64_t free_from;	/* cycle after the previous tail left */
-	int credits;
-	bool credit_in;
+	union {
+		uint64_t want;		/* generated words: the next one << FLIT_KIND_BITS */
+		const uint64_t *next;	/* stored words (step 0): the next one */
+	};
+	uint64_t step;		/* the key's step << FLIT_KIND_BITS, or 0: stored words */
+	int head, n, cap;
+	int flit;		/* next flit of queue[head] to offer */
+	uint16_t node, channel;	/* where it is, for the flits it injects */
+	/*
+	 * A credit the router returns is counted at once (ni_credit_in()): it is valid in
+	 * the cycle after the step that listed it, the next ni_drive(), and nothing reads
+	 * the count in between.
+	 */
+	uint8_t credits;
 	bool active;
 };
+
+_Static_assert(sizeof(struct inj_channel) == 64, "an injection channel is 64 bytes");
 
 /* An ejection channel on the active list: its state and where it is, for its credit. */
 struct ej_ref {
@@ -31,6 +47,7 @@ struct ej_ref {
 struct ni {
 	int nodes, channels, depth, startup;
 	unsigned width;		/* W: for the generated payload words */
+	uint64_t flit_mask;	/* the payload's bits in a flit */
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
@@ -55,6 +72,7 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->depth = depth;
 	n->startup = startup;
 	n->width = width;
+	n->flit_mask = payload_mask(width) << FLIT_KIND_BITS;
 	n->sink_stall = sink_stall;
 	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	n->inj = calloc(total, sizeof(*n->inj));
@@ -65,9 +83,9 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 		return NULL;
 	}
 	for (size_t k = 0; k < total; k++) {
-		n->inj[k].credits = depth;
-		n->inj[k].node = (int)(k / (size_t)channels);
-		n->inj[k].channel = (int)(k % (size_t)channels);
+		n->inj[k].credits = (uint8_t)depth;
+		n->inj[k].node = (uint16_t)(k / (size_t)channels);
+		n->inj[k].channel = (uint16_t)(k % (size_t)channels);
 	}
 	return n;
 }
@@ -103,6 +121,20 @@ static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 	return from + (uint64_t)n->startup - 1;
 }
 
+/* Message m comes to the head of ch's queue: its start-up and its first data word. */
+static void load_message(const struct ni *n, struct inj_channel *ch, const struct message *m)
+{
+	ch->flit = 0;
+	ch->start = start_cycle(n, ch, m);
+	if (m->stored) {
+		ch->next = m->data;
+		ch->step = 0;
+	} else {
+		ch->want = m->key.base << FLIT_KIND_BITS;
+		ch->step = m->key.step << FLIT_KIND_BITS;
+	}
+}
+
 int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 {
 	int k = m->source * n->channels + m->channel;
@@ -124,10 +156,8 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	}
 	ch->queue[(ch->head + ch->n) % ch->cap] = m;
 	ch->n++;
-	if (ch->n == 1) {
-		ch->flit = 0;
-		ch->start = start_cycle(n, ch, m);
-	}
+	if (ch->n == 1)
+		load_message(n, ch, m);
 	activate_inj(n, k);
 	return 0;
 }
@@ -146,7 +176,7 @@ void ni_credit_in(struct ni *n, int node, int channel)
 {
 	int k = node * n->channels + channel;
 
-	n->inj[k].credit_in = true;
+	n->inj[k].credits++;
 	activate_inj(n, k);
 }
 
@@ -165,13 +195,20 @@ static inline bool sink_ready(struct ni *n)
 	       n->sink_stall;
 }
 
-/* Flit i of message m (flit_make() masks its word to W). */
-static flit_t message_flit(const struct message *m, int i, unsigned width)
+/* The next flit of ch's message m (flit i); a data flit's word is made and the next one readied. */
+static inline flit_t next_flit(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
-	if (i == 0)
+	unsigned kind = ch->flit == m->len - 1 ? FLIT_TAIL : FLIT_BODY;
+	flit_t f;
+
+	if (ch->flit == 0)
 		return m->head;
-	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, message_word_raw(m, i - 1),
-			 width);
+	if (ch->step) {
+		f = (ch->want & n->flit_mask) | kind;
+		ch->want += ch->step;
+		return f;
+	}
+	return flit_make(kind, *ch->next++, n->width);
 }
 
 /*
@@ -251,13 +288,10 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	for (int a = 0; a < n->n_inj_active; a++) {
 		int k = n->inj_active[a];
 		struct inj_channel *ch = &n->inj[k];
-		bool credit_in = ch->credit_in;
 
-		ch->credit_in = false;
-		if (ch->n > 0 && now >= ch->start && (ch->credits > 0 || credit_in)) {
+		if (ch->n > 0 && now >= ch->start && ch->credits > 0) {
 			struct message *m = ch->queue[ch->head];
-
-			flit_t f = message_flit(m, ch->flit, n->width);
+			flit_t f = next_flit(n, ch, m);
 
 			if (net)
 				network_inject(net, ch->node, ch->channel, f);
@@ -285,14 +319,11 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 					n->out_of_memory = true;
 				ch->head = (ch->head + 1) % ch->cap;
 				ch->n--;
-				ch->flit = 0;
 				ch->free_from = now + 1;
 				if (ch->n > 0)
-					ch->start = start_cycle(n, ch, ch->queue[ch->head]);
+					load_message(n, ch, ch->queue[ch->head]);
 			}
 		}
-		if (credit_in)
-			ch->credits++;
 		/* An idle channel leaves the list; a returning credit puts it back. */
 		if (ch->n > 0)
 			n->inj_active[kept++] = k;
