@@ -667,6 +667,13 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 	size_t off = 0;
 	char b[48];
 
+	if (!m->stored && !x->spec.sum && x->carried == 1) {
+		/* Sent with a key: the block's own key gives the same words, word for word. */
+		struct payload_key k = words_of(sk, keys[x->first]);
+
+		if (k.base == m->key.base && k.step == m->key.step)
+			return;
+	}
 	for (int i = 0; x->spec.sum && i < sk->words; i++) {
 		uint64_t sum = 0, got = message_word(m, i, sk->width);
 

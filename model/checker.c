@@ -35,34 +35,20 @@ struct slot {
 	int first, last;
 };
 
-/*
- * A channel's reception, 32 bytes: it is read for every flit, and a large network
- * has tens of thousands of channels.  The next word expected is read from the
- * message's stored words or generated from its key by an add (sim.h: word i is
- * base + i * step), unmasked (compared under the mask).
- */
-struct rx_state {
-	struct message *msg;	/* being received on this channel, NULL if none */
-	union {
-		const uint64_t *next;	/* stored words (step 0): the next one */
-		uint64_t want;		/* generated words: the next one, unmasked */
-	};
-	uint64_t step;		/* the key's step (odd), or 0: stored words */
-	int left;		/* data words still to come, the tail's included */
-};
-
 struct checker {
 	const struct topology *topo;
 	int channels;
 	unsigned width;
 	uint64_t mask;		/* payload_mask(width) */
+	uint64_t flit_mask;	/* the payload's bits in a flit: mask << FLIT_KIND_BITS */
 	struct slot *table;	/* 2^table_bits slots, at most half of them used */
 	unsigned table_bits;
 	int keys;		/* slots in use */
 	struct expectation *pool;	/* outstanding expectations and free entries */
 	int n_pool, cap_pool;
 	int free_list;		/* free pool entries, linked by next; -1 if none */
-	struct rx_state *rx;		/* per node * channel */
+	/* Per node * channel, for checker_flit() (allocated at its first call). */
+	struct reception *rx;
 	uint64_t outstanding, deliveries, flits;
 	char error[512];
 };
@@ -87,16 +73,14 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	c->channels = channels;
 	c->width = width;
 	c->mask = payload_mask(width);
+	c->flit_mask = c->mask << FLIT_KIND_BITS;
 	c->table_bits = 8;
 	c->table = new_table(c->table_bits);
 	c->free_list = -1;
-	c->rx = malloc(sizeof(*c->rx) * (size_t)t->nodes * (size_t)channels);
-	if (!c->table || !c->rx) {
+	if (!c->table) {
 		checker_destroy(c);
 		return NULL;
 	}
-	for (int i = 0; i < t->nodes * channels; i++)
-		c->rx[i] = (struct rx_state){ .msg = NULL };
 	return c;
 }
 
@@ -279,13 +263,22 @@ fail(struct checker *c, int node, int channel, uint64_t cycle, flit_t f, const c
 	return CHECK_ERROR;
 }
 
+/* Data words still to come on rx, the tail's included. */
+static int words_left(const struct reception *rx)
+{
+	const struct message *m = rx->msg;
+
+	return rx->step ? rx->body + 1 : (int)(m->data + (m->len - 1) - rx->next);
+}
+
 /* Why data flit f does not fit the message in progress rx. */
 static __attribute__((cold, noinline)) enum checker_result
-data_error(struct checker *c, const struct rx_state *rx, int node, int channel, uint64_t cycle,
+data_error(struct checker *c, const struct reception *rx, int node, int channel, uint64_t cycle,
 	   flit_t f)
 {
-	bool last = rx->left == 1;
-	int id = rx->msg->id, idx = rx->msg->len - 1 - rx->left;
+	int left = words_left(rx);
+	bool last = left == 1;
+	int id = rx->msg->id, idx = rx->msg->len - 1 - left;
 
 	if (flit_is_head(f))
 		return fail(c, node, channel, cycle, f, "head while message %d is still arriving", id);
@@ -297,9 +290,19 @@ data_error(struct checker *c, const struct rx_state *rx, int node, int channel, 
 		    (unsigned long long)(message_word(rx->msg, idx, c->width) & c->mask));
 }
 
+/* Message m delivered whole at cycle. */
+static enum checker_result delivered(struct checker *c, struct message *m, uint64_t cycle)
+{
+	c->outstanding--;
+	c->deliveries++;
+	m->delivered++;
+	m->last_delivery = cycle;
+	return CHECK_TAIL;
+}
+
 /* A flit on a channel with no message in progress: it must be an expected head. */
 static __attribute__((noinline)) enum checker_result
-check_head(struct checker *c, struct rx_state *rx, int node, int channel, flit_t f,
+check_head(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
 	   uint64_t cycle, struct message **msg, bool *head_too)
 {
 	struct message *m;
@@ -310,65 +313,90 @@ check_head(struct checker *c, struct rx_state *rx, int node, int channel, flit_t
 	if (!m)
 		return fail(c, node, channel, cycle, f, "head of a message this node must not receive");
 	*msg = m;
-	if (flit_is_tail(f)) {
-		*head_too = true;
-		c->outstanding--;
-		c->deliveries++;
-		m->delivered++;
-		m->last_delivery = cycle;
-		return CHECK_TAIL;
-	}
+	*head_too = flit_is_tail(f);
+	if (*head_too)
+		return delivered(c, m, cycle);
 	rx->msg = m;
 	if (m->stored) {
 		rx->next = m->data;
 		rx->step = 0;
+		rx->body = 0;
 	} else {
-		rx->want = m->key.base;
-		rx->step = m->key.step;
+		rx->want = m->key.base << FLIT_KIND_BITS;
+		rx->step = m->key.step << FLIT_KIND_BITS;
+		rx->body = m->len - 2;
 	}
-	rx->left = m->len - 1;
 	return CHECK_HEAD;
+}
+
+/*
+ * Every flit but a right body flit of a generated payload: a head, a tail, a stored
+ * word, or an error.
+ */
+static __attribute__((noinline)) enum checker_result
+check_other(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
+	    uint64_t cycle, struct message **msg, bool *head_too)
+{
+	struct message *m = rx->msg;
+
+	if (!m)
+		return check_head(c, rx, node, channel, f, cycle, msg, head_too);
+	if (rx->step) {
+		/* Generated words: checker_flit_rx() took every right body flit, so a tail is due. */
+		if (rx->body > 0 || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
+			return data_error(c, rx, node, channel, cycle, f);
+	} else {
+		/* Stored words: exactly the flit sent, a body flit with the word or the tail last. */
+		bool last = rx->next == m->data + (m->len - 2);
+
+		if (f != ((*rx->next & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
+			return data_error(c, rx, node, channel, cycle, f);
+		rx->next++;
+		*msg = m;
+		*head_too = false;
+		if (!last)
+			return CHECK_OK;
+	}
+	*msg = m;
+	*head_too = false;
+	rx->msg = NULL;
+	return delivered(c, m, cycle);
 }
 
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too)
 {
-	return checker_flit_at(c, node * c->channels + channel, node, channel, f, cycle, msg,
-			       head_too);
+	size_t n = (size_t)c->topo->nodes * (size_t)c->channels;
+
+	if (!c->rx) {
+		c->rx = malloc(sizeof(*c->rx) * n);
+		if (!c->rx)
+			return fail(c, node, channel, cycle, f, "out of memory");
+		for (size_t k = 0; k < n; k++)
+			checker_reception_init(&c->rx[k]);
+	}
+	return checker_flit_rx(c, &c->rx[node * c->channels + channel], node, channel, f, cycle,
+			       msg, head_too);
 }
 
-enum checker_result checker_flit_at(struct checker *c, int at, int node, int channel, flit_t f,
-				    uint64_t cycle, struct message **msg, bool *head_too)
+/* A body flit is kind 0: the flit sent is its word in place, which the fast path compares. */
+_Static_assert(FLIT_BODY == 0, "a body flit's kind bits are 0");
+
+/*
+ * A body flit of a generated payload, the common case, costs a compare and two adds
+ * (the next word in its flit's place is kept, unmasked); everything else is
+ * check_other()'s.
+ */
+enum checker_result checker_flit_rx(struct checker *c, struct reception *rx, int node, int channel,
+				    flit_t f, uint64_t cycle, struct message **msg, bool *head_too)
 {
-	struct rx_state *rx = &c->rx[at];
-	struct message *m = rx->msg;
-
 	c->flits++;
-	*head_too = false;
-	if (!m)
-		return check_head(c, rx, node, channel, f, cycle, msg, head_too);
-
-	/* A data flit: the next word of the message in progress, a tail exactly last. */
-	bool last = rx->left == 1;
-	uint64_t want = rx->step ? rx->want : *rx->next;
-
-	/* Exactly the flit sent: a body flit with the word, or the tail last. */
-	if (f != ((want & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
-		return data_error(c, rx, node, channel, cycle, f);
-	*msg = m;
-	if (rx->step)
+	if (__builtin_expect(rx->body > 0 && f == (rx->want & c->flit_mask), 1)) {
+		rx->body--;
 		rx->want += rx->step;
-	else
-		rx->next++;
-	rx->left--;
-	if (!last)
 		return CHECK_OK;
-	c->outstanding--;
-	c->deliveries++;
-	m->delivered++;
-	m->last_delivery = cycle;
-	rx->msg = NULL;
-	return CHECK_TAIL;
+	}
+	return check_other(c, rx, node, channel, f, cycle, msg, head_too);
 }
 
 uint64_t checker_outstanding(const struct checker *c) { return c->outstanding; }

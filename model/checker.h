@@ -19,6 +19,29 @@
 
 struct checker;
 
+/*
+ * An ejection channel's reception: the message in progress on it and the next word it
+ * must carry.  The simulation keeps it in its record of the channel, beside the NI's
+ * state of the same channel (sim.c), so that a flit touches one record.  28 bytes
+ * (packed, 4-aligned), so that the record with the NI's 4 is 32 and its 8-byte fields
+ * stay aligned.  checker_reception_init() before the first flit.
+ */
+struct __attribute__((packed, aligned(4))) reception {
+	struct message *msg;	/* being received on this channel, NULL if none */
+	union {
+		const uint64_t *next;	/* stored words (step 0): the next one */
+		/* Generated words: the next one, unmasked, shifted into its flit's place. */
+		uint64_t want;
+	};
+	uint64_t step;		/* the key's step (odd) << FLIT_KIND_BITS, or 0: stored words */
+	int body;		/* generated: body flits still to come before the tail; else 0 */
+};
+
+static inline void checker_reception_init(struct reception *rx)
+{
+	*rx = (struct reception){ .msg = NULL };
+}
+
 struct checker *checker_create(const struct topology *t, int channels, unsigned width);
 void checker_destroy(struct checker *c);
 
@@ -39,9 +62,13 @@ enum checker_result {
  */
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too);
-/* The same, with the channel's index at = node * channels + channel known (the loop's). */
-enum checker_result checker_flit_at(struct checker *c, int at, int node, int channel, flit_t f,
-				    uint64_t cycle, struct message **msg, bool *head_too);
+/*
+ * The same, with the channel's reception rx kept by the caller (the simulation's record
+ * of channel (node, channel)).  *msg and *head_too are set unless the result is
+ * CHECK_OK (a body flit of a message in progress).
+ */
+enum checker_result checker_flit_rx(struct checker *c, struct reception *rx, int node, int channel,
+				    flit_t f, uint64_t cycle, struct message **msg, bool *head_too);
 
 /* Deliveries still expected. */
 uint64_t checker_outstanding(const struct checker *c);

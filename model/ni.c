@@ -9,39 +9,37 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * An injection channel, 64 bytes.  The data flits of the message at the head of its
+ * queue are made as they are offered: a generated word from the last one by an add
+ * (sim.h: word i is base + i * step), kept in its flit's place, unmasked.
+ */
 struct inj_channel {
-	int node, channel;	/* where it is, for the flits it injects */
 	struct message **queue;	/* FIFO */
-	int head, n, cap;
-	int flit;		/* next flit of queue[head] to offer */
 	uint64_t start;		/* cycle from which queue[head]'s head is offered */
 	uint64_t free_from;	/* cycle after the previous tail left */
-	int credits;
-	bool credit_in;
-	bool active;
-};
-
-/*
- * An ejection channel's state is a few bytes, so that the state of every channel
- * of a large network stays close to the core; where the channel is, which its
- * credit needs, is on the active list.
- */
-struct ej_channel {
-	uint8_t count;		/* flits in the receive buffer (<= BufferDepth) */
-	bool arrived;		/* a flit is on the channel this cycle */
+	union {
+		uint64_t want;		/* generated words: the next one << FLIT_KIND_BITS */
+		const uint64_t *next;	/* stored words (step 0): the next one */
+	};
+	uint64_t step;		/* the key's step << FLIT_KIND_BITS, or 0: stored words */
+	int head, n, cap;
+	int flit;		/* next flit of queue[head] to offer */
+	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
-	 * The credit register: a flit was drained in the last cycle, so a credit goes
-	 * back in this one.  ni_drive() reads it and loads its next value in the same
-	 * pass: nothing else reads it, so that is the clock edge, without a second
-	 * pass over the channels.
+	 * A credit the router returns is counted at once (ni_credit_in()): it is valid in
+	 * the cycle after the step that listed it, the next ni_drive(), and nothing reads
+	 * the count in between.
 	 */
-	bool credit_q;
+	uint8_t credits;
 	bool active;
 };
 
-/* An ejection channel on the active list: its index and where it is. */
+_Static_assert(sizeof(struct inj_channel) == 64, "an injection channel is 64 bytes");
+
+/* An ejection channel on the active list: its state and where it is, for its credit. */
 struct ej_ref {
-	int k;			/* node * channels + channel */
+	struct ni_ejection *ch;
 	uint16_t node;
 	uint16_t channel;
 };
@@ -49,10 +47,10 @@ struct ej_ref {
 struct ni {
 	int nodes, channels, depth, startup;
 	unsigned width;		/* W: for the generated payload words */
+	uint64_t flit_mask;	/* the payload's bits in a flit */
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
-	struct ej_channel *ej;
 	int *inj_active, n_inj_active;
 	struct ej_ref *ej_active;
 	int n_ej_active;
@@ -74,20 +72,20 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->depth = depth;
 	n->startup = startup;
 	n->width = width;
+	n->flit_mask = payload_mask(width) << FLIT_KIND_BITS;
 	n->sink_stall = sink_stall;
 	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	n->inj = calloc(total, sizeof(*n->inj));
-	n->ej = calloc(total, sizeof(*n->ej));
 	n->inj_active = malloc(sizeof(int) * total);
 	n->ej_active = malloc(sizeof(*n->ej_active) * total);
-	if (!n->inj || !n->ej || !n->inj_active || !n->ej_active) {
+	if (!n->inj || !n->inj_active || !n->ej_active) {
 		ni_destroy(n);
 		return NULL;
 	}
 	for (size_t k = 0; k < total; k++) {
-		n->inj[k].credits = depth;
-		n->inj[k].node = (int)(k / (size_t)channels);
-		n->inj[k].channel = (int)(k % (size_t)channels);
+		n->inj[k].credits = (uint8_t)depth;
+		n->inj[k].node = (uint16_t)(k / (size_t)channels);
+		n->inj[k].channel = (uint16_t)(k % (size_t)channels);
 	}
 	return n;
 }
@@ -100,7 +98,6 @@ void ni_destroy(struct ni *n)
 		for (int k = 0; k < n->nodes * n->channels; k++)
 			free(n->inj[k].queue);
 	free(n->inj);
-	free(n->ej);
 	free(n->inj_active);
 	free(n->ej_active);
 	free(n->done);
@@ -115,14 +112,6 @@ static void activate_inj(struct ni *n, int k)
 	}
 }
 
-static void activate_ej(struct ni *n, int k, int node, int channel)
-{
-	if (!n->ej[k].active) {
-		n->ej[k].active = true;
-		n->ej_active[n->n_ej_active++] = (struct ej_ref){
-			.k = k, .node = (uint16_t)node, .channel = (uint16_t)channel };
-	}
-}
 
 static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 			    const struct message *m)
@@ -130,6 +119,20 @@ static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 	uint64_t from = m->send_cycle > ch->free_from ? m->send_cycle : ch->free_from;
 
 	return from + (uint64_t)n->startup - 1;
+}
+
+/* Message m comes to the head of ch's queue: its start-up and its first data word. */
+static void load_message(const struct ni *n, struct inj_channel *ch, const struct message *m)
+{
+	ch->flit = 0;
+	ch->start = start_cycle(n, ch, m);
+	if (m->stored) {
+		ch->next = m->data;
+		ch->step = 0;
+	} else {
+		ch->want = m->key.base << FLIT_KIND_BITS;
+		ch->step = m->key.step << FLIT_KIND_BITS;
+	}
 }
 
 int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
@@ -153,25 +156,27 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	}
 	ch->queue[(ch->head + ch->n) % ch->cap] = m;
 	ch->n++;
-	if (ch->n == 1) {
-		ch->flit = 0;
-		ch->start = start_cycle(n, ch, m);
-	}
+	if (ch->n == 1)
+		load_message(n, ch, m);
 	activate_inj(n, k);
 	return 0;
 }
 
-void ni_arrival(struct ni *n, int at, int node, int channel)
+void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 {
-	n->ej[at].arrived = true;
-	activate_ej(n, at, node, channel);
+	unsigned st = ej->state;
+
+	ej->state = (uint8_t)(st | NI_EJ_ARRIVED | NI_EJ_LISTED);
+	if (!(st & NI_EJ_LISTED))
+		n->ej_active[n->n_ej_active++] = (struct ej_ref){
+			.ch = ej, .node = (uint16_t)node, .channel = (uint16_t)channel };
 }
 
 void ni_credit_in(struct ni *n, int node, int channel)
 {
 	int k = node * n->channels + channel;
 
-	n->inj[k].credit_in = true;
+	n->inj[k].credits++;
 	activate_inj(n, k);
 }
 
@@ -190,13 +195,20 @@ static inline bool sink_ready(struct ni *n)
 	       n->sink_stall;
 }
 
-/* Flit i of message m (flit_make() masks its word to W). */
-static flit_t message_flit(const struct message *m, int i, unsigned width)
+/* The next flit of ch's message m (flit i); a data flit's word is made and the next one readied. */
+static inline flit_t next_flit(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
-	if (i == 0)
+	unsigned kind = ch->flit == m->len - 1 ? FLIT_TAIL : FLIT_BODY;
+	flit_t f;
+
+	if (ch->flit == 0)
 		return m->head;
-	return flit_make(i == m->len - 1 ? FLIT_TAIL : FLIT_BODY, message_word_raw(m, i - 1),
-			 width);
+	if (ch->step) {
+		f = (ch->want & n->flit_mask) | kind;
+		ch->want += ch->step;
+		return f;
+	}
+	return flit_make(kind, *ch->next++, n->width);
 }
 
 /*
@@ -214,53 +226,60 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 
 	/* Ejection side: credit register out, then this cycle's drain. */
 	kept = 0;
-	/*
-	 * Sinks that never stall: a flit that arrives is drained at once (the buffer stays
-	 * empty) and its credit goes back in the next cycle.  The loop below with its count
-	 * always 0 and its sink always ready, in fewer steps: the same channels stay listed
-	 * in the same order.
-	 */
-	for (int a = 0; n->sink_stall <= 0 && a < n->n_ej_active; a++) {
-		struct ej_ref ref = n->ej_active[a];
-		struct ej_channel *ch = &n->ej[ref.k];
-		bool credit = ch->credit_q, arrived = ch->arrived;
+	if (n->sink_stall <= 0) {
+		struct ej_ref *list = n->ej_active;
+		int count = n->n_ej_active;
 
-		if (credit && net)
-			network_return_credit(net, ref.node, ref.channel);
-		else if (credit)
-			e->ops->return_credit(e->impl, ref.node, ref.channel);
-		ch->credit_q = arrived;
-		ch->arrived = false;
-		progress += arrived;
-		if (arrived || credit)
-			n->ej_active[kept++] = ref;
-		else
-			ch->active = false;
+		/*
+		 * Sinks that never stall: a flit that arrives is drained at once (the buffer
+		 * stays empty) and its credit goes back in the next cycle.  The loop below
+		 * with its count always 0 and its sink always ready, in fewer steps: the same
+		 * channels stay listed in the same order.
+		 */
+		for (int a = 0; a < count; a++) {
+			struct ej_ref ref = list[a];
+			unsigned st = ref.ch->state;
+
+			if ((st & NI_EJ_CREDIT) && net)
+				network_return_credit(net, ref.node, ref.channel);
+			else if (st & NI_EJ_CREDIT)
+				e->ops->return_credit(e->impl, ref.node, ref.channel);
+			if (st & (NI_EJ_ARRIVED | NI_EJ_CREDIT)) {
+				/* The credit register loads "a flit was drained". */
+				ref.ch->state = (uint8_t)(NI_EJ_LISTED | (st & NI_EJ_ARRIVED) << 1);
+				progress += (int)(st & NI_EJ_ARRIVED);
+				if (kept != a)
+					list[kept] = ref;
+				kept++;
+			} else {
+				ref.ch->state = 0;
+			}
+		}
 	}
 	for (int a = 0; n->sink_stall > 0 && a < n->n_ej_active; a++) {
 		struct ej_ref ref = n->ej_active[a];
-		struct ej_channel *ch = &n->ej[ref.k];
-		bool credit = ch->credit_q;
+		struct ni_ejection *ch = ref.ch;
+		unsigned st = ch->state, credit = 0;
 
-		if (credit && net)
+		if ((st & NI_EJ_CREDIT) && net)
 			network_return_credit(net, ref.node, ref.channel);
-		else if (credit)
+		else if (st & NI_EJ_CREDIT)
 			e->ops->return_credit(e->impl, ref.node, ref.channel);
-		ch->credit_q = false;
-		if (ch->arrived)
+		if (st & NI_EJ_ARRIVED)
 			ch->count++;
-		ch->arrived = false;
 		/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
 		if (ch->count > 0 && sink_ready(n)) {
 			ch->count--;
-			ch->credit_q = true;
+			credit = NI_EJ_CREDIT;
 			progress++;
 		}
 		/* (A credit returned now keeps the channel listed one more cycle, as ever.) */
-		if (ch->count > 0 || ch->credit_q || credit)
+		if (ch->count > 0 || credit || (st & NI_EJ_CREDIT)) {
+			ch->state = (uint8_t)(NI_EJ_LISTED | credit);
 			n->ej_active[kept++] = ref;
-		else
-			ch->active = false;
+		} else {
+			ch->state = 0;
+		}
 	}
 	n->n_ej_active = kept;
 
@@ -269,13 +288,10 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	for (int a = 0; a < n->n_inj_active; a++) {
 		int k = n->inj_active[a];
 		struct inj_channel *ch = &n->inj[k];
-		bool credit_in = ch->credit_in;
 
-		ch->credit_in = false;
-		if (ch->n > 0 && now >= ch->start && (ch->credits > 0 || credit_in)) {
+		if (ch->n > 0 && now >= ch->start && ch->credits > 0) {
 			struct message *m = ch->queue[ch->head];
-
-			flit_t f = message_flit(m, ch->flit, n->width);
+			flit_t f = next_flit(n, ch, m);
 
 			if (net)
 				network_inject(net, ch->node, ch->channel, f);
@@ -303,14 +319,11 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 					n->out_of_memory = true;
 				ch->head = (ch->head + 1) % ch->cap;
 				ch->n--;
-				ch->flit = 0;
 				ch->free_from = now + 1;
 				if (ch->n > 0)
-					ch->start = start_cycle(n, ch, ch->queue[ch->head]);
+					load_message(n, ch, ch->queue[ch->head]);
 			}
 		}
-		if (credit_in)
-			ch->credits++;
 		/* An idle channel leaves the list; a returning credit puts it back. */
 		if (ch->n > 0)
 			n->inj_active[kept++] = k;
@@ -334,7 +347,7 @@ bool ni_idle(const struct ni *n)
 		if (n->inj[n->inj_active[a]].n > 0)
 			return false;
 	for (int a = 0; a < n->n_ej_active; a++)
-		if (n->ej[n->ej_active[a].k].count > 0)
+		if (n->ej_active[a].ch->count > 0)
 			return false;
 	return true;
 }

@@ -14,6 +14,25 @@
 
 struct ni;
 
+/*
+ * An ejection channel's state in the NI: a few bytes, kept by the simulation in its
+ * record of the channel beside the checker's reception (sim.c), so that a flit touches
+ * one record.  Zero before the first flit.
+ */
+struct ni_ejection {
+	uint8_t count;		/* flits in the receive buffer (<= BufferDepth) */
+	uint8_t state;		/* NI_EJ_* bits: read and written once per cycle */
+};
+
+#define NI_EJ_ARRIVED 1u	/* a flit is on the channel this cycle */
+/*
+ * The credit register: a flit was drained in the last cycle, so a credit goes back in
+ * this one.  ni_drive() reads it and loads its next value in the same pass: nothing
+ * else reads it, so that is the clock edge, without a second pass over the channels.
+ */
+#define NI_EJ_CREDIT 2u
+#define NI_EJ_LISTED 4u		/* on the NI's list of channels with work */
+
 struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
 		     uint64_t seed, unsigned width);
 void ni_destroy(struct ni *n);
@@ -24,8 +43,11 @@ void ni_destroy(struct ni *n);
  */
 int ni_enqueue(struct ni *n, struct message *m, uint64_t now);
 
-/* A flit is on ejection channel (node, channel), at = node * channels + channel, now. */
-void ni_arrival(struct ni *n, int at, int node, int channel);
+/*
+ * A flit is on ejection channel (node, channel), whose state is ej, now.  The NI keeps
+ * the pointer while the channel has work: ej must stay where it is for the NI's life.
+ */
+void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel);
 
 /* The router returned a credit on injection channel (node, channel) for this cycle. */
 void ni_credit_in(struct ni *n, int node, int channel);

@@ -16,6 +16,53 @@
 #define MSG_PAGE_BITS 12
 #define MSG_PAGE (1 << MSG_PAGE_BITS)
 
+/*
+ * An ejection channel: the checker's reception of the message in progress and the
+ * NI's buffer and credit register, in one record of 32 bytes, so that a flit that
+ * arrives touches one record (the loop computes its index once for both).
+ */
+struct ejection {
+	struct reception rx;
+	struct ni_ejection ni;
+};
+
+_Static_assert(sizeof(struct ejection) == 32, "an ejection channel's record is 32 bytes");
+
+/*
+ * Messages without stored words are allocated MSG_CHUNK at a time and, once released,
+ * kept for the next send: a message costs a few instructions where malloc() and
+ * free() cost 130 (a run that releases its messages sends about as many as it frees).
+ * Messages with stored words have their own allocation, words included.
+ */
+#define MSG_CHUNK 64
+
+/*
+ * The sanitizer build still catches a driver that reads a message after its release:
+ * a spare message is poisoned but for its link.
+ */
+#ifndef __has_feature
+#define __has_feature(x) 0
+#endif
+#if defined(__SANITIZE_ADDRESS__) || __has_feature(address_sanitizer)
+#include <sanitizer/asan_interface.h>
+#define SPARE_POISON(p) ASAN_POISON_MEMORY_REGION((char *)(p) + sizeof(void *), \
+						  sizeof(struct message) - sizeof(void *))
+#define SPARE_UNPOISON(p, n) ASAN_UNPOISON_MEMORY_REGION((p), (n))
+#else
+#define SPARE_POISON(p) ((void)(p))
+#define SPARE_UNPOISON(p, n) ((void)(p))
+#endif
+
+union spare_message {
+	struct message msg;
+	union spare_message *next;
+};
+
+struct msg_chunk {
+	struct msg_chunk *next;
+	union spare_message m[MSG_CHUNK];
+};
+
 struct msg_page {
 	struct message **slot;	/* MSG_PAGE messages (NULL once released), or NULL */
 	int released;		/* of its messages; at MSG_PAGE the page is freed */
@@ -30,6 +77,7 @@ struct sim {
 	struct checker *checker;
 	int channels;			/* E: ejection channels per node */
 	int inj_channels;		/* J: injection channels per node */
+	struct ejection *ej;		/* per node * channels */
 
 	/*
 	 * The messages by id, in pages of MSG_PAGE: a page whose messages have all been
@@ -39,6 +87,8 @@ struct sim {
 	struct msg_page *pages;
 	int n_pages, cap_pages;
 	int n_messages;
+	struct msg_chunk *chunks;	/* every message without stored words is in one */
+	union spare_message *spare;	/* free ones */
 	unsigned *next_seq;		/* per source */
 
 	uint64_t now;			/* the cycle being simulated */
@@ -207,10 +257,15 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 			  c->sink_stall, c->seed, (unsigned)c->payload_width);
 	s->checker = checker_create(&s->cfg.topo, s->channels, (unsigned)c->payload_width);
 	s->next_seq = calloc((size_t)c->topo.nodes, sizeof(unsigned));
-	if (!s->ni || !s->checker || !s->next_seq) {
+	s->ej = malloc(sizeof(*s->ej) * (size_t)c->topo.nodes * (size_t)s->channels);
+	if (!s->ni || !s->checker || !s->next_seq || !s->ej) {
 		snprintf(err, errlen, "out of memory");
 		sim_destroy(s);
 		return NULL;
+	}
+	for (int k = 0; k < c->topo.nodes * s->channels; k++) {
+		checker_reception_init(&s->ej[k].rx);
+		s->ej[k].ni = (struct ni_ejection){ .count = 0 };
 	}
 	return s;
 }
@@ -250,11 +305,20 @@ void sim_destroy(struct sim *s)
 	checker_destroy(s->checker);
 	for (int p = 0; p < s->n_pages; p++) {
 		for (int i = 0; s->pages[p].slot && i < MSG_PAGE; i++)
-			free(s->pages[p].slot[i]);	/* and its data */
+			if (s->pages[p].slot[i] && s->pages[p].slot[i]->stored)
+				free(s->pages[p].slot[i]);	/* and its data */
 		free(s->pages[p].slot);
 	}
 	free(s->pages);
+	while (s->chunks) {
+		struct msg_chunk *next = s->chunks->next;
+
+		SPARE_UNPOISON(s->chunks, sizeof(*s->chunks));
+		free(s->chunks);
+		s->chunks = next;
+	}
 	free(s->next_seq);
+	free(s->ej);
 	free(s->pending_done);
 	free(s->report);
 	free(s);
@@ -356,11 +420,36 @@ static void release(struct sim *s, struct message *m)
 	struct msg_page *p = &s->pages[m->id >> MSG_PAGE_BITS];
 
 	p->slot[m->id & (MSG_PAGE - 1)] = NULL;
-	free(m);
+	if (m->stored) {
+		free(m);
+	} else {
+		union spare_message *sp = (union spare_message *)m;
+
+		sp->next = s->spare;
+		s->spare = sp;
+		SPARE_POISON(sp);
+	}
 	if (++p->released == MSG_PAGE) {
 		free(p->slot);
 		p->slot = NULL;
 	}
+}
+
+/* MSG_CHUNK more free messages without stored words; 0 or -1. */
+static int new_chunk(struct sim *s)
+{
+	struct msg_chunk *c = malloc(sizeof(*c));
+
+	if (!c)
+		return -1;
+	c->next = s->chunks;
+	s->chunks = c;
+	for (int i = MSG_CHUNK - 1; i >= 0; i--) {
+		c->m[i].next = s->spare;
+		s->spare = &c->m[i];
+		SPARE_POISON(&c->m[i]);
+	}
+	return 0;
 }
 
 int sim_send(struct sim *s, int node, const struct send_req *r)
@@ -390,9 +479,17 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	if (new_page(s))
 		return no_memory(s);
 	/* Given data words follow the message in one allocation; generated ones are not stored. */
-	m = malloc(sizeof(*m) + (r->data ? sizeof(uint64_t) * (size_t)(r->len - 1) : 0));
-	if (!m)
-		return no_memory(s);
+	if (r->data && r->len > 1) {
+		m = malloc(sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
+		if (!m)
+			return no_memory(s);
+	} else {
+		if (!s->spare && new_chunk(s))
+			return no_memory(s);
+		m = &s->spare->msg;
+		s->spare = s->spare->next;
+		SPARE_UNPOISON(m, sizeof(*m));
+	}
 	*m = (struct message){ .stored = false };
 	m->id = s->n_messages;
 	m->source = node;
@@ -487,6 +584,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	const struct engine *e = &s->engine;
 	const struct channel_event *list;
 	struct message **done;
+	struct ejection *ejs = s->ej;
 	int n, n_done, progress;
 
 	if (s->stopped)
@@ -506,15 +604,14 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		emit(s, d, EV_SEND_DONE, s->pending_done[k]->source, s->pending_done[k]);
 	s->n_pending_done = 0;
 	n = e->ops->ejections(e->impl, &list);
-	for (int k = 0; k < n; k++) {
+	for (int k = 0, channels = s->channels; k < n; k++) {
 		struct message *msg;
 		bool head_too;
 		enum checker_result r;
-		/* The channel's index in the NIs' and the checker's per-channel state. */
-		int at = list[k].node * s->channels + list[k].channel;
+		struct ejection *ej = &ejs[list[k].node * channels + list[k].channel];
 
-		ni_arrival(s->ni, at, list[k].node, list[k].channel);
-		r = checker_flit_at(s->checker, at, list[k].node, list[k].channel, list[k].flit,
+		ni_arrival(s->ni, &ej->ni, list[k].node, list[k].channel);
+		r = checker_flit_rx(s->checker, &ej->rx, list[k].node, list[k].channel, list[k].flit,
 				    s->now, &msg, &head_too);
 		if (r == CHECK_OK)
 			continue;	/* a body flit, the common case */

@@ -730,6 +730,35 @@ static void test_bad_sends(void)
 }
 
 
+/*
+ * A message of three generated words (sim_pattern_word(0, 7, i)) after its head: `right`
+ * right flits, then one flit of `kind` with word `right` xor `flip` (or the head again),
+ * and what the checker must say of that last one.
+ */
+struct generated_case {
+	const char *what;
+	int right;
+	unsigned kind;
+	uint64_t flip;
+	bool head;
+	enum checker_result want;
+	const char *error;	/* in the checker's error */
+};
+
+static const struct generated_case generated[] = {
+	{ "a wrong word is an error naming node, message and word", 1, FLIT_BODY, 4, false,
+	  CHECK_ERROR, "message 0: data word 1" },
+	{ "the words of a message are accepted", 2, FLIT_TAIL, 0, false, CHECK_TAIL, NULL },
+	{ "a tail before the last word is an error", 0, FLIT_TAIL, 0, false, CHECK_ERROR,
+	  "tail arrived early" },
+	{ "the last word in a body flit is an error", 2, FLIT_BODY, 0, false, CHECK_ERROR,
+	  "last data flit is not a tail" },
+	{ "a head inside a message is an error", 1, FLIT_BODY, 0, true, CHECK_ERROR,
+	  "head while message 0 is still arriving" },
+	{ "a wrong word in the tail is an error", 2, FLIT_TAIL, 1, false, CHECK_ERROR,
+	  "message 0: data word 2" },
+};
+
 /* The checker itself: feed it wrong flits directly and see that it says so. */
 static void test_checker_catches(void)
 {
@@ -795,27 +824,26 @@ static void test_checker_catches(void)
 	m.stored = false;
 	m.seq = 7;
 	m.key = sim_pattern_key(0, 7);
-	c = checker_create(&t, 3, 32);
-	checker_expect(c, &m);
-	checker_flit(c, 5, 0, head, 1, &id, &head_too);
-	checker_flit(c, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 0, 32), 32), 2,
-		     &id, &head_too);
-	check(checker_flit(c, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, 1, 32) ^ 4, 32),
-			   3, &id, &head_too) == CHECK_ERROR &&
-	      strstr(checker_error(c), "node 5") && strstr(checker_error(c), "message 0: data word 1"),
-	      "checker: a wrong generated word is an error naming node, message and word: %s",
-	      checker_error(c));
-	checker_destroy(c);
-	c = checker_create(&t, 3, 32);
-	checker_expect(c, &m);
-	checker_flit(c, 5, 0, head, 1, &id, &head_too);
-	for (int i = 0; i < 2; i++)
-		checker_flit(c, 5, 0, flit_make(FLIT_BODY, sim_pattern_word(0, 7, i, 32), 32),
-			     2 + (uint64_t)i, &id, &head_too);
-	check(checker_flit(c, 5, 0, flit_make(FLIT_TAIL, sim_pattern_word(0, 7, 2, 32), 32), 4,
-			   &id, &head_too) == CHECK_TAIL && checker_outstanding(c) == 0,
-	      "checker: the generated words of a message are accepted");
-	checker_destroy(c);
+	for (size_t k = 0; k < sizeof(generated) / sizeof(generated[0]); k++) {
+		const struct generated_case *g = &generated[k];
+		enum checker_result r;
+
+		c = checker_create(&t, 3, 32);
+		checker_expect(c, &m);
+		checker_flit(c, 5, 0, head, 1, &id, &head_too);
+		for (int i = 0; i < g->right; i++)
+			checker_flit(c, 5, 0, flit_make(i == 2 ? FLIT_TAIL : FLIT_BODY,
+							sim_pattern_word(0, 7, i, 32), 32),
+				     2 + (uint64_t)i, &id, &head_too);
+		r = checker_flit(c, 5, 0, g->head ? head : flit_make(g->kind,
+				 sim_pattern_word(0, 7, g->right, 32) ^ g->flip, 32),
+				 2 + (uint64_t)g->right, &id, &head_too);
+		check(r == g->want && (g->want != CHECK_ERROR || (strstr(checker_error(c), "node 5") &&
+							       strstr(checker_error(c), g->error))) &&
+		      (g->want != CHECK_TAIL || checker_outstanding(c) == 0),
+		      "checker: generated words: %s: %s", g->what, checker_error(c));
+		checker_destroy(c);
+	}
 }
 
 /* A one-flit R message from source to dest with sequence number seq (W = 32). */
