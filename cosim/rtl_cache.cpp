@@ -343,6 +343,21 @@ bool precompiled_header(const std::string& root, const RtlRecipe& r, const std::
     return false;
 }
 
+// The bytes of the precompiled headers in dir (root/pch).
+uint64_t pch_bytes(const std::string& dir)
+{
+    uint64_t n = 0;
+    DIR* d = opendir(dir.c_str());
+    if (!d) return 0;
+    while (struct dirent* e = readdir(d)) {
+        struct stat st;
+        if (is_key(e->d_name) && stat((dir + "/" + e->d_name + "/wc_pch.h.gch").c_str(), &st) == 0)
+            n += uint64_t(st.st_size);
+    }
+    closedir(d);
+    return n;
+}
+
 // Build key into the cache; the caller holds key's lock.  false with err (and the
 // tool's output already on stderr).
 bool build(const std::string& root, const std::string& key, const RtlBuild& b, const RtlRecipe& r,
@@ -545,6 +560,7 @@ extern "C" int rtl_cache_clear(int* removed, uint64_t* bytes, char* dir, size_t 
                    lockfile = ends_with(n, ".lock") && is_key(n.substr(0, n.size() - 5)), pch = n == kPchDir;
         if (!entry && !leftover && !lockfile && !pch) continue;
         if (entry && stat((path + "/plugin.so").c_str(), &st) == 0) *bytes += uint64_t(st.st_size);
+        if (pch) *bytes += pch_bytes(path);
         const bool gone = lockfile ? unlink(path.c_str()) == 0 : rtl_remove_tree(path);
         if (!gone && !rc) {
             snprintf(err, errlen, "cannot remove %s: %s", path.c_str(), strerror(errno));
