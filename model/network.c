@@ -264,7 +264,8 @@ static void rebase(struct network *n, uint64_t cycle)
 /*
  * The routers of the work list, each evaluated, committed and driving its wires.
  * Most cycles of most routers are the streaming cycle (router.h): flits of messages
- * in progress, or one head granted at once, with no allocation among heads; the
+ * in progress, or one head granted at once, with no allocation among heads; a
+ * router where nothing arrives or waits takes the quiet cycle (router_quiet()); the
  * full router_eval() and router_commit() do the rest.
  */
 static inline __attribute__((always_inline)) int
@@ -280,7 +281,14 @@ step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool
 		struct router *r = &n->routers[v];
 
 		r->on_list[cycle & 1] = false;
-		if (stream && (router_streams(r, cycle) || router_start_head(r, cycle))) {
+		if (stream && router_streams(r, cycle)) {
+			if (!r->in_valid[cycle & 1]) {
+				/* Nothing buffered or arriving: no wire to drive. */
+				router_quiet(r, cycle);
+				continue;
+			}
+			router_stream(r, cycle);
+		} else if (stream && router_start_head(r, cycle)) {
 			router_stream(r, cycle);
 		} else if (!(stream && router_stream_buffered(r, cycle))) {
 			router_eval(r, cycle);

@@ -575,6 +575,32 @@ void router_stream(struct router *r, uint64_t cycle)
 }
 
 /*
+ * The quiet cycle (router.h): no flit buffered or arriving, so router_stream() would
+ * move nothing, push nothing and release nothing; 8. the credits that arrive add one
+ * each (no flit is sent).  Every output then has a credit.
+ */
+void router_quiet(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;
+	uint32_t credit_in = r->credit_in[slot];
+
+	for (uint32_t m = credit_in; m; m &= m - 1)
+		r->credits_q[__builtin_ctz(m)]++;
+	r->has_credit_q |= credit_in;
+#ifdef WORMCAST_DEBUG
+	r->move_d = 0;
+	r->push_d = 0;
+	r->out_valid_d = 0;
+	r->credit_arrived_d = credit_in;
+	r->release_d = 0;
+	r->grant_d = 0;
+#endif
+	r->out_valid_q = 0;
+	r->credit_out_q = 0;
+	r->credit_in[slot] = 0;
+}
+
+/*
  * The streaming cycle of a router with flits buffered (router.h): every input with
  * a flit at its head of line (1: buffered or arriving) has a message in progress and
  * none is held, so no head waits.  6, 7, 9 as in router_stream() with the FIFO's

@@ -170,13 +170,6 @@ uint32_t router_route(const struct router *r, flit_t head, int input);
 /* The same for router node of a network with parameters p (a pure function). */
 uint32_t route_of(const struct router_params *p, int node, flit_t head, int input);
 
-/* True if anything must be evaluated in this router this cycle or the next. */
-static inline bool router_busy(const struct router *r)
-{
-	return r->in_valid[0] || r->in_valid[1] || r->credit_in[0] || r->credit_in[1] ||
-	       r->out_valid_q || r->credit_out_q || r->nonempty;
-}
-
 void router_eval(struct router *r, uint64_t cycle);
 void router_commit(struct router *r);
 
@@ -204,6 +197,17 @@ static inline bool router_streams(const struct router *r, uint64_t cycle)
 
 void router_stream(struct router *r, uint64_t cycle);
 bool router_start_head(struct router *r, uint64_t cycle);
+/*
+ * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
+ * where router_streams() holds and no flit arrives.  Nothing is buffered, held or
+ * arriving, so nothing moves: 8. the credits that arrive are counted, and the output
+ * and credit registers, which were loaded in the last cycle or are 0 already, become
+ * 0: they drive no wire, and the router has nothing to evaluate in the next cycle
+ * unless a wire wakes it.  The cycles after a worm has left (its registers cleared,
+ * its last credits taken back) cost a few instructions each instead of a streaming
+ * cycle and its wires.
+ */
+void router_quiet(struct router *r, uint64_t cycle);
 /*
  * The same cycle where flits are buffered but no head waits (every input with a flit
  * has a message in progress) and nothing is held: false, having changed nothing,
