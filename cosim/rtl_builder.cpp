@@ -14,6 +14,7 @@
 #include <nettle/sha2.h>
 #include <sched.h>
 #include <spawn.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -26,7 +27,7 @@ extern char** environ;
 // Bumped whenever the way a plugin is built changes in a way the recipe does not
 // show (the steps, the layout of the build directory), so that older builds are not
 // taken for new ones.
-#define WC_RTL_BUILDER_VERSION 1
+#define WC_RTL_BUILDER_VERSION 2
 
 namespace {
 
@@ -77,6 +78,29 @@ const char* const kCxxSlow[] = {"-O0"};
 const char* const kVerilatorCoverage[] = {"--coverage-line", "--coverage-toggle"};
 const char* const kCoverageRuntime[] = {"verilated_cov.cpp"};
 
+// The precompiled header (rtl_builder.h, rtl_pch_manifest): the header every object of a
+// plugin starts with (-include, in place of vl_hooks.h), which GCC reads precompiled
+// from wc_pch.h.gch beside it.  Verilator's runtime headers (and SystemC's) cost 0.5 to
+// 1.2 processor-seconds to parse in every object, far more than a small configuration's
+// own code; read precompiled, 0.1 to 0.2 (docs/performance.md, "What a build costs").
+// Only headers from outside the project besides vl_hooks.h: the harness's headers are
+// parsed by the one object that includes them.
+const char* const kPchHeader =
+    "// Written by wormcast's RTL builder: the headers every object of a plugin starts\n"
+    "// with, precompiled once per cache for the compiler options in manifest.txt.\n"
+    "#include \"vl_hooks.h\"\n"
+    "#include \"verilated.h\"\n"
+    "#include \"verilated_syms.h\"\n"
+    "#include \"verilated_vcd_c.h\"\n"
+    "#if VM_COVERAGE\n"
+    "#include \"verilated_cov.h\"\n"
+    "#endif\n"
+    "#if VM_SC\n"
+    "#include \"verilated_sc.h\"\n"
+    "#endif\n";
+const char* const kPchName = "wc_pch.h";
+const char* const kHooks = "vl_hooks.h";
+
 // A compiler is started for about this much generated evaluation code, up to one per
 // processor: a big configuration builds on every processor, a small one does not pay
 // for parsing Verilator's headers many times.
@@ -115,8 +139,15 @@ int remove_one(const char* path, const struct stat*, int, struct FTW*)
 struct Job {
     pid_t pid = -1;
     std::string what;  // "Verilator", "the C++ compiler on wc_fast0.cpp", ...
+    std::string step;  // its name in RtlSteps: "verilator", "wc_fast0", "link"
     std::string log;
+    double cpu = 0;    // its processor-seconds (user + system), once it ended
 };
+
+double cpu_seconds(const struct rusage& ru)
+{
+    return double(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) + 1e-6 * double(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
 
 // Start argv with stdin from /dev/null and stdout and stderr into job.log.
 bool start(Job& job, const std::vector<std::string>& argv)
@@ -151,9 +182,10 @@ int finish(Job& job)
 }
 
 // Run the jobs at once and wait for all of them; on the first failure the others are
-// stopped.  true, or false with err and the failed job's output in log.
+// stopped.  true, or false with err and the failed job's output in log.  Each job's
+// processor time is added to steps.
 bool run_all(std::vector<Job>& jobs, const std::vector<std::vector<std::string>>& argvs,
-             std::string& err, std::string& log)
+             RtlSteps& steps, std::string& err, std::string& log)
 {
     bool ok = true;
     for (size_t k = 0; k < jobs.size(); ++k)
@@ -166,7 +198,8 @@ bool run_all(std::vector<Job>& jobs, const std::vector<std::vector<std::string>>
     // Wait in any order: the first to fail is the one reported.
     for (size_t left = jobs.size(); left;) {
         int status;
-        const pid_t pid = wait(&status);
+        struct rusage ru;
+        const pid_t pid = wait4(-1, &status, 0, &ru);
         if (pid < 0) {
             if (errno == EINTR) continue;
             break;
@@ -174,6 +207,8 @@ bool run_all(std::vector<Job>& jobs, const std::vector<std::vector<std::string>>
         for (Job& j : jobs) {
             if (j.pid != pid) continue;
             j.pid = -1;
+            j.cpu = cpu_seconds(ru);
+            steps.emplace_back(j.step, j.cpu);
             --left;
             const bool good = WIFEXITED(status) && WEXITSTATUS(status) == 0;
             if (good || !ok) break;
@@ -215,6 +250,45 @@ std::vector<std::pair<std::string, off_t>> generated(const std::string& obj)
     closedir(d);
     std::sort(v.begin(), v.end());
     return v;
+}
+
+// The compiler's options of an object: r.cxx and opt, with the precompiled header of
+// pch (a directory, rtl_builder_pch) in place of vl_hooks.h, which it starts with.
+std::vector<std::string> compiler_options(const RtlRecipe& r, const std::vector<std::string>& opt,
+                                          const std::string& pch)
+{
+    std::vector<std::string> c = r.cxx;
+    if (!pch.empty()) {
+        for (size_t k = 0; k + 1 < c.size(); ++k)
+            if (c[k] == "-include" && c[k + 1] == kHooks) c[k + 1] = pch + "/" + kPchName;
+        c.push_back("-Winvalid-pch");
+    }
+    c.insert(c.end(), opt.begin(), opt.end());
+    return c;
+}
+
+std::vector<std::string> verilator_includes()
+{
+    return {"-I" WC_VERILATOR_ROOT "/include", "-I" WC_VERILATOR_ROOT "/include/vltstd"};
+}
+
+// The compiler's words about a precompiled header it did not use (-Winvalid-pch), from
+// the objects' logs: "" if it used it everywhere.
+std::string unused_pch(const std::vector<Job>& jobs)
+{
+    std::string out;
+    for (const Job& j : jobs) {
+        std::string text;
+        if (!rtl_read_file(j.log, text)) continue;
+        for (size_t a = 0; a < text.size();) {
+            size_t e = text.find('\n', a);
+            if (e == std::string::npos) e = text.size();
+            const std::string line = text.substr(a, e - a);
+            if (line.find("[-Winvalid-pch]") != std::string::npos) out += line + "\n";
+            a = e + 1;
+        }
+    }
+    return out;
 }
 
 std::string harness_of(RtlHarness h)
@@ -391,8 +465,61 @@ bool rtl_builder_tools_match(std::string& err)
     return ok;
 }
 
-bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe& r,
-                     const volatile std::sig_atomic_t* stop, std::string& err, std::string& log)
+std::string rtl_pch_manifest(const RtlRecipe& r, const std::vector<std::string>& opt)
+{
+    std::string m = "wormcast precompiled header: builder " + std::to_string(WC_RTL_BUILDER_VERSION) + "\n";
+    m += "verilator " WC_VERILATOR " " WC_VERILATOR_VERSION " " WC_VERILATOR_ROOT "\n";
+    m += "compiler " WC_CXX " " WC_CXX_VERSION "\ncompiler options";
+    for (const std::string& o : compiler_options(r, opt, "")) m += " " + o;
+    m += "\nheader " + rtl_digest(kPchHeader) + "\n";
+    for (const RtlFile& f : r.files)
+        if (f.path == std::string("cosim/") + kHooks) m += "file " + f.path + " " + rtl_digest(f.data) + "\n";
+    return m;
+}
+
+bool rtl_builder_pch(const std::string& dir, const RtlRecipe& r, const std::vector<std::string>& opt,
+                     const std::string& step, RtlSteps& steps, std::string& err, std::string& log)
+{
+    const std::string header = dir + "/" + kPchName;
+    bool hooks = false;
+    for (const RtlFile& f : r.files)
+        if (f.path == std::string("cosim/") + kHooks) {
+            if (!rtl_write_file(dir + "/" + kHooks, f.data)) {
+                err = "cannot write " + dir + "/" + kHooks + ": " + strerror(errno);
+                return false;
+            }
+            hooks = true;
+        }
+    if (!hooks) {
+        err = std::string("cosim/") + kHooks + " is not among the files wormcast carries";
+        return false;
+    }
+    if (!rtl_write_file(header, kPchHeader)) {
+        err = "cannot write " + header + ": " + strerror(errno);
+        return false;
+    }
+    // The header itself is not -include'd here: it is what is compiled.
+    std::vector<std::string> c = {WC_CXX};
+    for (const std::string& o : compiler_options(r, opt, "")) c.push_back(o);
+    for (size_t k = 1; k + 1 < c.size(); ++k)
+        if (c[k] == "-include" && c[k + 1] == kHooks) {
+            c.erase(c.begin() + static_cast<std::ptrdiff_t>(k), c.begin() + static_cast<std::ptrdiff_t>(k) + 2);
+            break;
+        }
+    for (const std::string& i : verilator_includes()) c.push_back(i);
+    c.insert(c.end(), {"-x", "c++-header", header, "-o", header + ".gch"});
+    std::vector<Job> jobs(1);
+    jobs[0].what = "the C++ compiler on the precompiled header";
+    jobs[0].step = step;
+    jobs[0].log = dir + "/compile.log";
+    if (!run_all(jobs, {c}, steps, err, log)) return false;
+    unlink(jobs[0].log.c_str());
+    return true;
+}
+
+bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe& r, const std::string& pch_fast,
+                     const std::string& pch_slow, const volatile std::sig_atomic_t* stop, RtlSteps& steps,
+                     std::string& err, std::string& log)
 {
     // A step that failed because of Ctrl-C (the terminal's signal reaches the tools too)
     // is reported as the interruption, not as the tool's failure.
@@ -428,8 +555,9 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
     v.insert(v.end(), {"-Mdir", obj, "-y", src + "/rtl", "-I" + src + "/rtl", src + "/rtl/" + b.module + ".v"});
     std::vector<Job> jobs(1);
     jobs[0].what = "Verilator";
+    jobs[0].step = "verilator";
     jobs[0].log = dir + "/verilator.log";
-    if (bool ok = run_all(jobs, {v}, err, log); interrupted() || !ok) return false;
+    if (bool ok = run_all(jobs, {v}, steps, err, log); interrupted() || !ok) return false;
 
     // The generated code in a few translation units: the set-up code in one, the
     // evaluation code and the harness in up to one per processor, by size.
@@ -454,8 +582,8 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
     for (const std::string& f : r.runtime) units[groups] += "#include \"" WC_VERILATOR_ROOT "/include/" + f + "\"\n";
 
     std::vector<std::string> includes = {"-I" + obj, "-I" + src + "/cosim", "-I" + src + "/model",
-                                         "-I" + src + "/util", "-I" WC_VERILATOR_ROOT "/include",
-                                         "-I" WC_VERILATOR_ROOT "/include/vltstd"};
+                                         "-I" + src + "/util"};
+    for (const std::string& i : verilator_includes()) includes.push_back(i);
     std::vector<std::vector<std::string>> argvs;
     std::vector<std::string> objects;
     jobs.assign(units.size(), Job());
@@ -468,31 +596,35 @@ bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe&
             return false;
         }
         std::vector<std::string> c = {WC_CXX};
-        c.insert(c.end(), r.cxx.begin(), r.cxx.end());
-        const auto& opt = is_slow_unit ? r.cxx_slow : r.cxx_fast;
-        c.insert(c.end(), opt.begin(), opt.end());
+        for (const std::string& o : compiler_options(r, is_slow_unit ? r.cxx_slow : r.cxx_fast,
+                                                     is_slow_unit ? pch_slow : pch_fast))
+            c.push_back(o);
         c.insert(c.end(), includes.begin(), includes.end());
         c.insert(c.end(), {"-c", unit, "-o", object});
         argvs.push_back(c);
         objects.push_back(object);
         jobs[k].what = "the C++ compiler on " + name + ".cpp";
+        jobs[k].step = name;
         jobs[k].log = obj + "/" + name + ".log";
     }
-    if (bool ok = run_all(jobs, argvs, err, log); interrupted() || !ok) return false;
+    if (bool ok = run_all(jobs, argvs, steps, err, log); interrupted() || !ok) return false;
+    const std::string unused = unused_pch(jobs);
 
     std::vector<std::string> l = {WC_CXX, "-o", dir + "/plugin.so"};
     l.insert(l.end(), objects.begin(), objects.end());
     l.insert(l.end(), r.link.begin(), r.link.end());
     jobs.assign(1, Job());
     jobs[0].what = "the link";
+    jobs[0].step = "link";
     jobs[0].log = dir + "/link.log";
-    if (bool ok = run_all(jobs, {l}, err, log); interrupted() || !ok) return false;
+    if (bool ok = run_all(jobs, {l}, steps, err, log); interrupted() || !ok) return false;
 
     // Only the plugin stays.
     nftw(src.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS);
     nftw(obj.c_str(), remove_one, 16, FTW_DEPTH | FTW_PHYS);
     unlink((dir + "/verilator.log").c_str());
     unlink((dir + "/link.log").c_str());
+    log = unused;
     return true;
 }
 

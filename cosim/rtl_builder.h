@@ -44,11 +44,36 @@ RtlRecipe rtl_recipe(const RtlBuild& b, std::vector<RtlFile> files,
 // every option and every file's path and bytes (as a digest), one per line.
 std::string rtl_recipe_manifest(const RtlBuild& b, const RtlRecipe& r);
 
+// The processor-seconds (user + system) of each step of a build, in the order they
+// ended: "pch_fast" and "pch_slow" (the precompiled headers, if this build made them),
+// "verilator", "wc_fast0", ..., "wc_slow", "link" (the cache keeps them in the entry:
+// what a build costs, docs/performance.md).
+using RtlSteps = std::vector<std::pair<std::string, double>>;
+
+// The precompiled header shared by every plugin whose objects are compiled with
+// r.cxx and opt (r.cxx_fast or r.cxx_slow): Verilator's runtime headers (and SystemC's)
+// with vl_hooks.h, which every object starts with.  Its manifest names the compiler and
+// its version, Verilator and its version, every compiler option and the header's
+// files: the cache keeps one per manifest (rtl_cache.cpp), so a header precompiled by
+// another compiler or with other options is never offered to the compiler (which
+// itself refuses one that does not match, -Winvalid-pch).
+std::string rtl_pch_manifest(const RtlRecipe& r, const std::vector<std::string>& opt);
+
+// Precompile that header into dir (exists, empty): dir/wc_pch.h and dir/wc_pch.h.gch;
+// its processor time goes into steps as step.  true, or false with err and the
+// compiler's output in log.
+bool rtl_builder_pch(const std::string& dir, const RtlRecipe& r, const std::vector<std::string>& opt,
+                     const std::string& step, RtlSteps& steps, std::string& err, std::string& log);
+
 // Build dir/plugin.so (dir exists and is empty); the intermediate files are removed
-// again.  true, or false with one line saying what failed in err and the failing
-// tool's output in log.  *stop (a signal number, or 0) is checked between the steps.
-bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe& r,
-                     const volatile std::sig_atomic_t* stop, std::string& err, std::string& log);
+// again.  pch_fast and pch_slow: directories made by rtl_builder_pch for r.cxx_fast and
+// r.cxx_slow, or "" (no precompiled header).  true, with in log the compiler's words
+// if it did not use a precompiled header (it then parsed the headers themselves), or
+// false with one line saying what failed in err and the failing tool's output in log.
+// *stop (a signal number, or 0) is checked between the steps.
+bool rtl_builder_run(const std::string& dir, const RtlBuild& b, const RtlRecipe& r, const std::string& pch_fast,
+                     const std::string& pch_slow, const volatile std::sig_atomic_t* stop, RtlSteps& steps,
+                     std::string& err, std::string& log);
 
 // The SHA-256 of data, in hexadecimal.
 std::string rtl_digest(const std::string& data);

@@ -30,6 +30,9 @@ namespace {
 // The key: this many hexadecimal digits of the manifest's SHA-256.
 const size_t kKeyDigits = 32;
 
+// The precompiled headers' directory in the cache (precompiled_header).
+const char* const kPchDir = "pch";
+
 // The estimate of a build's time, before any build was timed on this machine:
 // seconds = kBaseSeconds + kSecondsPerSize * RtlBuild::size, measured on a quiet
 // 2-processor machine (docs/performance.md, "Building a configuration").
@@ -216,7 +219,7 @@ std::string duration(double s)
     return b;
 }
 
-std::string entry_json(const std::string& key, const RtlBuild& b, double seconds)
+std::string entry_json(const std::string& key, const RtlBuild& b, double seconds, const RtlSteps& steps)
 {
     cJSON* j = cJSON_CreateObject();
     cJSON* p = cJSON_CreateObject();
@@ -234,6 +237,9 @@ std::string entry_json(const std::string& key, const RtlBuild& b, double seconds
     cJSON_AddStringToObject(j, "rtl", dir ? dir : "the RTL inside wormcast");
     cJSON_AddStringToObject(j, "built", when);
     cJSON_AddNumberToObject(j, "build_seconds", seconds);
+    cJSON* cpu = cJSON_AddObjectToObject(j, "build_cpu_seconds");
+    for (const auto& st : steps)
+        if (cpu) cJSON_AddNumberToObject(cpu, st.first.c_str(), st.second);
     cJSON_AddNumberToObject(j, "size", b.size);
     char* s = cJSON_Print(j);
     std::string out = s ? std::string(s) + "\n" : "";
@@ -292,6 +298,66 @@ void remove_leftovers(const std::string& root, const std::string& key)
     for (const std::string& g : gone) rtl_remove_tree(g);
 }
 
+// The directory of the precompiled header for objects compiled with r.cxx and opt
+// (rtl_builder_pch) in dir, made on first use like a build: in root/pch/<key>, key the
+// hash of its manifest (the compiler, Verilator, every option), under a lock of its
+// own, built in a temporary directory and renamed.  The caller holds root's lock
+// (shared).  false with err (and the compiler's output on stderr).
+bool precompiled_header(const std::string& root, const RtlRecipe& r, const std::vector<std::string>& opt,
+                        const std::string& step, RtlSteps& steps, std::string& dir, std::string& err)
+{
+    const std::string manifest = rtl_pch_manifest(r, opt), key = rtl_digest(manifest).substr(0, kKeyDigits);
+    const std::string base = root + "/" + kPchDir;
+    dir = base + "/" + key;
+    const std::string gch = dir + "/wc_pch.h.gch";
+    struct stat st;
+    if (stat(gch.c_str(), &st) == 0) return true;
+    Lock mine;
+    if (!make_dirs(base) || !mine.take(base + "/" + key + ".lock", LOCK_EX, "")) {
+        err = "cannot lock " + base + "/" + key + ".lock: " + errno_text();
+        return false;
+    }
+    if (stat(gch.c_str(), &st) == 0) return true;
+    remove_leftovers(base, key);
+    std::string tmp = base + "/.build-" + key + "-XXXXXX";
+    if (!mkdtemp(&tmp[0])) {
+        err = "cannot create a directory in " + base + ": " + errno_text();
+        return false;
+    }
+    std::string log;
+    bool ok = rtl_builder_pch(tmp, r, opt, step, steps, err, log);
+    if (ok && !rtl_write_file(tmp + "/manifest.txt", manifest)) {
+        err = "cannot write into " + tmp + ": " + errno_text();
+        ok = false;
+    }
+    if (ok && rename(tmp.c_str(), dir.c_str())) {
+        err = "cannot rename " + tmp + " to " + dir + ": " + errno_text();
+        ok = false;
+    }
+    if (ok) return true;
+    if (!log.empty()) {
+        fputs(log.c_str(), stderr);
+        if (log.back() != '\n') fputc('\n', stderr);
+    }
+    rtl_remove_tree(tmp);
+    return false;
+}
+
+// The bytes of the precompiled headers in dir (root/pch).
+uint64_t pch_bytes(const std::string& dir)
+{
+    uint64_t n = 0;
+    DIR* d = opendir(dir.c_str());
+    if (!d) return 0;
+    while (struct dirent* e = readdir(d)) {
+        struct stat st;
+        if (is_key(e->d_name) && stat((dir + "/" + e->d_name + "/wc_pch.h.gch").c_str(), &st) == 0)
+            n += uint64_t(st.st_size);
+    }
+    closedir(d);
+    return n;
+}
+
 // Build key into the cache; the caller holds key's lock.  false with err (and the
 // tool's output already on stderr).
 bool build(const std::string& root, const std::string& key, const RtlBuild& b, const RtlRecipe& r,
@@ -302,17 +368,24 @@ bool build(const std::string& root, const std::string& key, const RtlBuild& b, c
     fprintf(stderr, "wormcast: building the RTL of %s (Verilator and the C++ compiler, about %s, once: "
             "it is kept in %s)\n", b.description.c_str(), duration(estimate(root, b)).c_str(), root.c_str());
     fflush(stderr);
+    const auto t0 = std::chrono::steady_clock::now();
+    RtlSteps steps;
+    std::string pch_fast, pch_slow;
+    if (!precompiled_header(root, r, r.cxx_fast, "pch_fast", steps, pch_fast, err) ||
+        !precompiled_header(root, r, r.cxx_slow, "pch_slow", steps, pch_slow, err)) {
+        err = "the precompiled header: " + err;
+        return false;
+    }
     std::string tmp = root + "/.build-" + key + "-XXXXXX";
     if (!mkdtemp(&tmp[0])) {
         err = "cannot create a directory in " + root + ": " + errno_text();
         return false;
     }
-    const auto t0 = std::chrono::steady_clock::now();
     std::string log;
-    bool ok = rtl_builder_run(tmp, b, r, stop, err, log);
+    bool ok = rtl_builder_run(tmp, b, r, pch_fast, pch_slow, stop, steps, err, log);
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (ok && (!rtl_write_file(tmp + "/manifest.txt", manifest) ||
-               !rtl_write_file(tmp + "/entry.json", entry_json(key, b, seconds)))) {
+               !rtl_write_file(tmp + "/entry.json", entry_json(key, b, seconds, steps)))) {
         err = "cannot write into " + tmp + ": " + errno_text();
         ok = false;
     }
@@ -320,7 +393,14 @@ bool build(const std::string& root, const std::string& key, const RtlBuild& b, c
         err = "cannot rename " + tmp + " to " + root + "/" + key + ": " + errno_text();
         ok = false;
     }
-    if (ok) return true;
+    if (ok) {
+        // Correct without it, only slower: said, not hidden (the precompiled header was
+        // changed by hand, or the compiler changed under the same version line).
+        if (!log.empty())
+            fprintf(stderr, "wormcast: the compiler did not use the precompiled header in %s ('wormcast "
+                    "cache clear' removes it):\n%s", root.c_str(), log.c_str());
+        return true;
+    }
     // The tool's own words are the report; the one line that names the failure is the
     // caller's.  The sources it names are shown where they came from, not in the
     // directory that is about to go.
@@ -477,9 +557,10 @@ extern "C" int rtl_cache_clear(int* removed, uint64_t* bytes, char* dir, size_t 
         // Builds, the leftovers of killed builds and the builds' lock files; .lock
         // itself stays (this process holds it).
         const bool entry = is_key(n), leftover = n.compare(0, 7, ".build-") == 0,
-                   lockfile = ends_with(n, ".lock") && is_key(n.substr(0, n.size() - 5));
-        if (!entry && !leftover && !lockfile) continue;
+                   lockfile = ends_with(n, ".lock") && is_key(n.substr(0, n.size() - 5)), pch = n == kPchDir;
+        if (!entry && !leftover && !lockfile && !pch) continue;
         if (entry && stat((path + "/plugin.so").c_str(), &st) == 0) *bytes += uint64_t(st.st_size);
+        if (pch) *bytes += pch_bytes(path);
         const bool gone = lockfile ? unlink(path.c_str()) == 0 : rtl_remove_tree(path);
         if (!gone && !rc) {
             snprintf(err, errlen, "cannot remove %s: %s", path.c_str(), strerror(errno));

@@ -46,8 +46,9 @@ int rtl_cache_list_json(cJSON *obj);
 /* The same as text: the directory, then one line per build. */
 void rtl_cache_list_print(FILE *out);
 /*
- * Remove every build (and what a killed build left).  0 with the count and bytes
- * removed, or -1 with one line in err.
+ * Remove every build, the precompiled headers (and what a killed build left).  0 with
+ * the count of builds and the bytes removed (builds and headers), or -1 with one line
+ * in err.
  */
 int rtl_cache_clear(int *removed, uint64_t *bytes, char *dir, size_t dirlen, char *err,
 		    size_t errlen);

@@ -59,9 +59,30 @@ def builds():
 
 
 def leftovers():
-    """What is in the cache directory besides builds, their locks and .lock."""
+    """What is in the cache directory besides builds, their locks, .lock and the
+    precompiled headers (whose directory holds only headers and their locks)."""
     names = os.listdir(ROOT) if os.path.isdir(ROOT) else []
-    return [n for n in names if not (len(n) == 32 or n.endswith(".lock"))]
+    left = [n for n in names if not (len(n) == 32 or n.endswith(".lock") or n == "pch")]
+    return left + ["pch/" + n for n in pchs(all_names=True) if not (len(n) == 32 or n.endswith(".lock"))]
+
+
+def pchs(all_names=False):
+    """The precompiled headers in the cache: {key: manifest}."""
+    d = os.path.join(ROOT, "pch")
+    names = sorted(os.listdir(d)) if os.path.isdir(d) else []
+    if all_names:
+        return names
+    out = {}
+    for n in names:
+        if len(n) == 32:
+            with open(os.path.join(d, n, "manifest.txt")) as f:
+                out[n] = f.read()
+    return out
+
+
+def options(manifest):
+    """The compiler options a precompiled header was made with."""
+    return [l for l in manifest.splitlines() if l.startswith("compiler options ")][0].split()[2:]
 
 
 def progress_lines(stderr):
@@ -116,10 +137,47 @@ if traced:
         tm = f.read()
     check("--trace" in tm and "-DVM_TRACE=1" in tm, "the traced variant's manifest has --trace and VM_TRACE=1")
 
+# ---- the precompiled headers: one per compiler and options, shared by every build ----
+# (cosim/rtl_builder.h, rtl_pch_manifest).  The plain and the traced builds compile with
+# different options (VM_TRACE), so each has its own pair (evaluation code -O2, set-up
+# code -O0); the manifest names the compiler, Verilator and every option.
+p = pchs()
+plain = [k for k, m in p.items() if "-DVM_TRACE=0" in options(m)]
+trace = [k for k, m in p.items() if "-DVM_TRACE=1" in options(m)]
+check(len(p) == 4 and len(plain) == 2 and len(trace) == 2
+      and all("compiler /" in m and "verilator /" in m and "file cosim/vl_hooks.h " in m for m in p.values())
+      and sorted(o for k in plain for o in options(p[k]) if o in ("-O0", "-O2")) == ["-O0", "-O2"]
+      and all(os.path.getsize(os.path.join(ROOT, "pch", k, "wc_pch.h.gch")) > 0 for k in p)
+      and not leftovers(),
+      "two builds with different compiler options: two pairs of precompiled headers, each "
+      "manifest names the compiler, Verilator and the options: %d headers" % len(p))
+first_cpu = (b[0].get("build_cpu_seconds") or {}) if b else {}
+check(all(first_cpu.get(s, 0) > 0 for s in ("pch_fast", "pch_slow", "verilator", "wc_fast0", "wc_slow", "link")),
+      "the first build's entry has the processor time of each step, the precompiled headers "
+      "among them: %s" % first_cpu)
+
 # ---- the key: a changed parameter is a new build; the same bytes elsewhere are not ----
+# The plain evaluation code's precompiled header is replaced by the traced one (made
+# with VM_TRACE=1): the compiler must refuse it, build correctly without it, and say so.
+fast_plain = [k for k in plain if "-O2" in options(p[k])]
+fast_trace = [k for k in trace if "-O2" in options(p[k])]
+gch = os.path.join(ROOT, "pch", fast_plain[0], "wc_pch.h.gch") if fast_plain else ""
+if fast_plain and fast_trace:
+    shutil.copy(gch, gch + ".good")
+    shutil.copy(os.path.join(ROOT, "pch", fast_trace[0], "wc_pch.h.gch"), gch)
 r, j, _ = cosim("--buffer-depth", "3")
 check(passed(r, j) and len(progress_lines(r.stderr)) == 1 and "buffer depth 3" in r.stderr
       and len(builds()) == 3, "--buffer-depth 3 builds a second entry: %s" % r.stderr.strip()[:200])
+check("did not use the precompiled header" in r.stderr and "VM_TRACE" in r.stderr,
+      "a precompiled header made with other options is refused by the compiler, the build "
+      "is correct without it, and stderr says so: %s" % r.stderr.strip().splitlines()[1:3])
+if fast_plain and fast_trace:
+    os.replace(gch + ".good", gch)
+depth3 = [x for x in (builds() or []) if "buffer depth 3" in x["description"]]
+check(len(pchs()) == 4 and depth3 and "pch_fast" not in depth3[0].get("build_cpu_seconds", {"pch_fast": 0})
+      and depth3[0]["build_cpu_seconds"].get("wc_fast0", 0) > 0,
+      "a new configuration with the same options reuses the precompiled headers: %d headers, steps %s"
+      % (len(pchs()), depth3 and depth3[0].get("build_cpu_seconds")))
 copy = os.path.join(HOME, "rtl-copy")
 shutil.copytree(RTL, copy)
 r, j, _ = cosim(environ=env(WORMCAST_RTL_DIR=copy))
