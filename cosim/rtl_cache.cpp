@@ -343,16 +343,19 @@ bool precompiled_header(const std::string& root, const RtlRecipe& r, const std::
     return false;
 }
 
-// The bytes of the precompiled headers in dir (root/pch).
-uint64_t pch_bytes(const std::string& dir)
+// The bytes of the precompiled headers in dir (root/pch), and how many there are.
+uint64_t pch_bytes(const std::string& dir, int* count = nullptr)
 {
     uint64_t n = 0;
+    if (count) *count = 0;
     DIR* d = opendir(dir.c_str());
     if (!d) return 0;
     while (struct dirent* e = readdir(d)) {
         struct stat st;
-        if (is_key(e->d_name) && stat((dir + "/" + e->d_name + "/wc_pch.h.gch").c_str(), &st) == 0)
+        if (is_key(e->d_name) && stat((dir + "/" + e->d_name + "/wc_pch.h.gch").c_str(), &st) == 0) {
             n += uint64_t(st.st_size);
+            if (count) ++*count;
+        }
     }
     closedir(d);
     return n;
@@ -497,6 +500,14 @@ extern "C" int rtl_cache_list_json(cJSON* obj)
     cJSON* c = cJSON_AddObjectToObject(obj, "rtl_cache");
     cJSON* a = c ? cJSON_AddArrayToObject(c, "builds") : nullptr;
     if (!a || !cJSON_AddStringToObject(c, "directory", root.c_str())) return -1;
+    // The headers every build shares (a few per compiler option set, 70-110 MB each):
+    // they are most of the cache's size, so a listing that left them out would hide it.
+    int headers = 0;
+    const uint64_t header_bytes = pch_bytes(root + "/" + kPchDir, &headers);
+    cJSON* h = cJSON_AddObjectToObject(c, "precompiled_headers");
+    if (!h || !cJSON_AddNumberToObject(h, "count", headers) ||
+        !cJSON_AddNumberToObject(h, "bytes", double(header_bytes)))
+        return -1;
     int rc = 0;
     for (auto& e : entries(root)) {
         struct stat st;
@@ -523,6 +534,10 @@ extern "C" void rtl_cache_list_print(FILE* out)
                 number(e.second, "build_seconds"));
         cJSON_Delete(e.second);
     }
+    int headers = 0;
+    const uint64_t header_bytes = pch_bytes(root + "/" + kPchDir, &headers);
+    if (headers)
+        fprintf(out, "precompiled headers shared by the builds: %d, %.0f MB\n", headers, header_bytes / 1e6);
 }
 
 extern "C" int rtl_cache_clear(int* removed, uint64_t* bytes, char* dir, size_t dirlen, char* err,

@@ -240,10 +240,22 @@ check(left and r.returncode == 0 and json.loads(r.stdout).get("mismatches") == 0
 r = subprocess.run([WC, "list"], capture_output=True, text=True, env=env())
 check(r.returncode == 0 and "RTL builds in %s: 5" % ROOT in r.stdout and "buffer depth 5" in r.stdout,
       "list shows the 5 builds")
+header_bytes = sum(os.path.getsize(os.path.join(ROOT, "pch", k, "wc_pch.h.gch")) for k in pchs())
+check("precompiled headers shared by the builds: %d, %.0f MB" % (len(pchs()), header_bytes / 1e6) in r.stdout
+      and len(pchs()) >= 4, "list shows the precompiled headers, their number and size: %s"
+      % [x for x in r.stdout.splitlines() if "precompiled" in x])
+r = subprocess.run([WC, "cache", "--json"], capture_output=True, text=True, env=env())
+h = json.loads(r.stdout)["rtl_cache"].get("precompiled_headers") if r.returncode == 0 else None
+check(h == {"count": len(pchs()), "bytes": header_bytes},
+      "cache --json counts the precompiled headers and their bytes: %s (files: %d, %d bytes)"
+      % (h, len(pchs()), header_bytes))
 r = subprocess.run([WC, "cache", "clear"], capture_output=True, text=True, env=env())
 check(r.returncode == 0 and r.stdout.startswith("removed 5 RTL builds (") and builds() == []
       and sorted(os.listdir(ROOT)) == [".lock"],
       "cache clear: %s; the directory holds only its lock" % r.stdout.strip())
+r = subprocess.run([WC, "cache", "--json"], capture_output=True, text=True, env=env())
+check(r.returncode == 0 and json.loads(r.stdout)["rtl_cache"].get("precompiled_headers") == {"count": 0, "bytes": 0},
+      "after clear, cache --json counts no precompiled header: %s" % r.stdout.strip()[:200])
 r = subprocess.run([WC, "cache", "nonsense"], capture_output=True, text=True, env=env())
 check(r.returncode == 2 and len(r.stderr.strip().splitlines()) == 1,
       "cache nonsense: exit 2, one line: %s" % r.stderr.strip())
