@@ -267,6 +267,15 @@ std::vector<std::string> compiler_options(const RtlRecipe& r, const std::vector<
     return c;
 }
 
+// vl_hooks.h among the files wormcast carries (the precompiled header starts with it),
+// or nullptr.
+const RtlFile* hooks_file(const RtlRecipe& r)
+{
+    for (const RtlFile& f : r.files)
+        if (f.path == std::string("cosim/") + kHooks) return &f;
+    return nullptr;
+}
+
 std::vector<std::string> verilator_includes()
 {
     return {"-I" WC_VERILATOR_ROOT "/include", "-I" WC_VERILATOR_ROOT "/include/vltstd"};
@@ -472,8 +481,7 @@ std::string rtl_pch_manifest(const RtlRecipe& r, const std::vector<std::string>&
     m += "compiler " WC_CXX " " WC_CXX_VERSION "\ncompiler options";
     for (const std::string& o : compiler_options(r, opt, "")) m += " " + o;
     m += "\nheader " + rtl_digest(kPchHeader) + "\n";
-    for (const RtlFile& f : r.files)
-        if (f.path == std::string("cosim/") + kHooks) m += "file " + f.path + " " + rtl_digest(f.data) + "\n";
+    if (const RtlFile* f = hooks_file(r)) m += "file " + f->path + " " + rtl_digest(f->data) + "\n";
     return m;
 }
 
@@ -481,17 +489,13 @@ bool rtl_builder_pch(const std::string& dir, const RtlRecipe& r, const std::vect
                      const std::string& step, RtlSteps& steps, std::string& err, std::string& log)
 {
     const std::string header = dir + "/" + kPchName;
-    bool hooks = false;
-    for (const RtlFile& f : r.files)
-        if (f.path == std::string("cosim/") + kHooks) {
-            if (!rtl_write_file(dir + "/" + kHooks, f.data)) {
-                err = "cannot write " + dir + "/" + kHooks + ": " + strerror(errno);
-                return false;
-            }
-            hooks = true;
-        }
+    const RtlFile* hooks = hooks_file(r);
     if (!hooks) {
         err = std::string("cosim/") + kHooks + " is not among the files wormcast carries";
+        return false;
+    }
+    if (!rtl_write_file(dir + "/" + kHooks, hooks->data)) {
+        err = "cannot write " + dir + "/" + kHooks + ": " + strerror(errno);
         return false;
     }
     if (!rtl_write_file(header, kPchHeader)) {
