@@ -352,10 +352,8 @@ check_other(struct checker *c, struct reception *rx, int node, int channel, flit
 		if (f != ((*rx->next & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
 			return data_error(c, rx, node, channel, cycle, f);
 		rx->next++;
-		*msg = m;
-		*head_too = false;
 		if (!last)
-			return CHECK_OK;
+			return CHECK_OK;	/* *msg is not set for CHECK_OK (checker.h) */
 	}
 	*msg = m;
 	*head_too = false;
