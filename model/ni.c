@@ -112,7 +112,6 @@ static void activate_inj(struct ni *n, int k)
 	}
 }
 
-
 static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 			    const struct message *m)
 {
@@ -195,6 +194,18 @@ static inline bool sink_ready(struct ni *n)
 	       n->sink_stall;
 }
 
+/*
+ * The credit of a drained flit goes back to the router of (node, channel): to the C
+ * model directly when it is the engine (net), else through the engine's table.
+ */
+static inline void return_credit(const struct engine *e, struct network *net, int node, int channel)
+{
+	if (net)
+		network_return_credit(net, node, channel);
+	else
+		e->ops->return_credit(e->impl, node, channel);
+}
+
 /* The next flit of ch's message m (flit i); a data flit's word is made and the next one readied. */
 static inline flit_t next_flit(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
@@ -240,10 +251,8 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 			struct ej_ref ref = list[a];
 			unsigned st = ref.ch->state;
 
-			if ((st & NI_EJ_CREDIT) && net)
-				network_return_credit(net, ref.node, ref.channel);
-			else if (st & NI_EJ_CREDIT)
-				e->ops->return_credit(e->impl, ref.node, ref.channel);
+			if (st & NI_EJ_CREDIT)
+				return_credit(e, net, ref.node, ref.channel);
 			if (st & (NI_EJ_ARRIVED | NI_EJ_CREDIT)) {
 				/* The credit register loads "a flit was drained". */
 				ref.ch->state = (uint8_t)(NI_EJ_LISTED | (st & NI_EJ_ARRIVED) << 1);
@@ -255,30 +264,29 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 				ref.ch->state = 0;
 			}
 		}
-	}
-	for (int a = 0; n->sink_stall > 0 && a < n->n_ej_active; a++) {
-		struct ej_ref ref = n->ej_active[a];
-		struct ni_ejection *ch = ref.ch;
-		unsigned st = ch->state, credit = 0;
+	} else {
+		for (int a = 0; a < n->n_ej_active; a++) {
+			struct ej_ref ref = n->ej_active[a];
+			struct ni_ejection *ch = ref.ch;
+			unsigned st = ch->state, credit = 0;
 
-		if ((st & NI_EJ_CREDIT) && net)
-			network_return_credit(net, ref.node, ref.channel);
-		else if (st & NI_EJ_CREDIT)
-			e->ops->return_credit(e->impl, ref.node, ref.channel);
-		if (st & NI_EJ_ARRIVED)
-			ch->count++;
-		/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
-		if (ch->count > 0 && sink_ready(n)) {
-			ch->count--;
-			credit = NI_EJ_CREDIT;
-			progress++;
-		}
-		/* (A credit returned now keeps the channel listed one more cycle, as ever.) */
-		if (ch->count > 0 || credit || (st & NI_EJ_CREDIT)) {
-			ch->state = (uint8_t)(NI_EJ_LISTED | credit);
-			n->ej_active[kept++] = ref;
-		} else {
-			ch->state = 0;
+			if (st & NI_EJ_CREDIT)
+				return_credit(e, net, ref.node, ref.channel);
+			if (st & NI_EJ_ARRIVED)
+				ch->count++;
+			/* Drain one flit; an arriving flit into an empty buffer is bypassed. */
+			if (ch->count > 0 && sink_ready(n)) {
+				ch->count--;
+				credit = NI_EJ_CREDIT;
+				progress++;
+			}
+			/* (A credit returned now keeps the channel listed one more cycle, as ever.) */
+			if (ch->count > 0 || credit || (st & NI_EJ_CREDIT)) {
+				ch->state = (uint8_t)(NI_EJ_LISTED | credit);
+				n->ej_active[kept++] = ref;
+			} else {
+				ch->state = 0;
+			}
 		}
 	}
 	n->n_ej_active = kept;
