@@ -31,10 +31,11 @@ enum topo_kind {
 
 /*
  * "hypercube:D (D = 1..12), mesh:RxC (...), ...": what --topology accepts (a string
- * constant; every form is preceded by ", ", hence the + 2).
+ * constant; every form is preceded by ", ", hence the address of character 2; written
+ * as an index, not "+ 2", which clang's -Wstring-plus-int takes for a mistaken append).
  */
 #define TOPO_FORM_TEXT(id, name, form, ranges) ", " name ":" form " (" ranges ")"
-#define TOPOLOGY_FORMS (TOPOLOGY_KINDS(TOPO_FORM_TEXT) + 2)
+#define TOPOLOGY_FORMS (&(TOPOLOGY_KINDS(TOPO_FORM_TEXT))[2])
 
 /* Mesh, ring and torus port numbers (a ring has E and W only). */
 enum mesh_port {
