@@ -242,6 +242,53 @@ int plan_blocks(const struct plan *pl)
 	return pl->sk->blocks;
 }
 
+/*
+ * The growth of a plan's arrays, out of line: a plan adds a send or an entry every few
+ * hundred instructions (direx: one per message), and the path that grows nothing stays
+ * short without the registers a realloc() needs.  0 or -1.
+ */
+static __attribute__((noinline)) int grow_xfers(struct node_plan *np)
+{
+	int cap = np->cap ? 2 * np->cap : 4;
+	struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
+
+	if (!nx)
+		return -1;
+	np->x = nx;
+	np->cap = cap;
+	return 0;
+}
+
+static __attribute__((noinline)) int grow_rounds(struct skeleton *sk, int round)
+{
+	int n = round + 1;
+	int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
+
+	if (!rp)
+		return -1;
+	sk->round_pending = rp;
+	rp = realloc(sk->heads_pending, sizeof(int) * (size_t)n);
+	if (!rp)
+		return -1;
+	sk->heads_pending = rp;
+	memset(sk->round_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+	memset(sk->heads_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+	sk->nrounds = n;
+	return 0;
+}
+
+static __attribute__((noinline)) int grow_keys(struct node_plan *np)
+{
+	uint32_t cap = np->capkeys ? 2 * np->capkeys : 8;
+	uint64_t *k = realloc(np->keys, sizeof(*k) * cap);
+
+	if (!k)
+		return -1;
+	np->keys = k;
+	np->capkeys = cap;
+	return 0;
+}
+
 int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 {
 	struct skeleton *sk = pl->sk;
@@ -256,30 +303,8 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		return plan_fail(pl, "group %d planned after group %d", x->group, prev->spec.group);
 	if (x->round < sk->open_round || x->round < 0)
 		return plan_fail(pl, "a send planned into round %d, which is closed", x->round);
-	if (np->n == np->cap) {
-		int cap = np->cap ? 2 * np->cap : 4;
-		struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
-
-		if (!nx)
-			return plan_out_of_memory(pl);
-		np->x = nx;
-		np->cap = cap;
-	}
-	if (x->round >= sk->nrounds) {
-		int n = x->round + 1;
-		int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
-
-		if (!rp)
-			return plan_out_of_memory(pl);
-		sk->round_pending = rp;
-		rp = realloc(sk->heads_pending, sizeof(int) * (size_t)n);
-		if (!rp)
-			return plan_out_of_memory(pl);
-		sk->heads_pending = rp;
-		memset(sk->round_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
-		memset(sk->heads_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
-		sk->nrounds = n;
-	}
+	if ((np->n == np->cap && grow_xfers(np)) || (x->round >= sk->nrounds && grow_rounds(sk, x->round)))
+		return plan_out_of_memory(pl);
 	sk->round_pending[x->round]++;
 	sk->heads_pending[x->round]++;
 	np->x[np->n++] = (struct xfer){ .spec = *x, .first = np->nkeys };
@@ -304,15 +329,8 @@ static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t
 	if (origin < 0 || origin >= sk->nodes || dest < BLOCK_ANY || dest >= sk->nodes ||
 	    index < 0 || index >= sk->blocks)
 		return plan_fail(pl, "no block (%d, %d, %d)", origin, dest, index);
-	if (np->nkeys == np->capkeys) {
-		uint32_t cap = np->capkeys ? 2 * np->capkeys : 8;
-		uint64_t *k = realloc(np->keys, sizeof(*k) * cap);
-
-		if (!k)
-			return plan_out_of_memory(pl);
-		np->keys = k;
-		np->capkeys = cap;
-	}
+	if (np->nkeys == np->capkeys && grow_keys(np))
+		return plan_out_of_memory(pl);
 	np->keys[np->nkeys++] = block_key(origin, dest, index) | flag;
 	x->n++;
 	if (!flag) {
@@ -720,25 +738,24 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		uint64_t key = keys[x->first + j];
 		int len = x->spec.sum ? 0 : block_len(sk, key);
 		const uint64_t *words = NULL;
+		int rc;
 
 		off += (size_t)len;
-		if (holds(sk, v, key)) {
-			/* A copy the source's schedule resends: verify() has checked its words. */
-			if (!sk->a->redundant)
-				fail(sk, "node %d received block %s a second time (from node %d)", v,
-				     block_text(key, b, sizeof(b)), m->source);
-			continue;
-		}
 		if (!sk->keep_words)
 			words = NULL;
 		else if (x->spec.sum)
 			words = j == 0 && sk->words > 0 ? m->data : NULL;
 		else if (len > 0)
 			words = m->data + off - (size_t)len;
-		if (holdings_add(&sk->held, held_key(v, key), words)) {
+		rc = owns(sk, v, key) ? 1 : holdings_add(&sk->held, held_key(v, key), words);
+		if (rc < 0) {
 			out_of_memory(sk, v);
 			return;
 		}
+		/* Held already: a copy the source's schedule resends, whose words verify() checked. */
+		if (rc > 0 && !sk->a->redundant)
+			fail(sk, "node %d received block %s a second time (from node %d)", v,
+			     block_text(key, b, sizeof(b)), m->source);
 	}
 	call_plan(sk, v, &r);
 	scan(sk, t, v);
