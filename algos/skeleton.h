@@ -42,6 +42,9 @@
  *          message of every earlier round has its HEAD at every receiver: every router
  *          of its route or tree has then granted it all its outputs, which it keeps
  *          until its tail passes (docs/algorithms.md#aabbcast: what this proves).
+ *          Such a send is planned at the start: heads are counted only in a run that
+ *          has one (or a cut-through algorithm), as a head event costs about a hundred
+ *          instructions a message otherwise spent for nothing.
  * Otherwise a send is made as soon as its node holds every block it carries and
  * every block it waits for.  Several sends on one injection channel queue in the NI
  * in the order they were made.
