@@ -487,6 +487,11 @@ int skeleton_blocks(const struct skeleton *sk)
 	return sk->blocks;
 }
 
+bool skeleton_counts_heads(const struct skeleton *sk)
+{
+	return sk->count_heads;
+}
+
 bool skeleton_releases_messages(const struct skeleton *sk)
 {
 	return !sk->keep_words;

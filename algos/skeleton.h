@@ -163,6 +163,8 @@ void skeleton_start(struct skeleton *sk, const struct transport *t);
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
+/* The run's plan needs head events (EV_HEAD_ARRIVED): known after skeleton_start(). */
+bool skeleton_counts_heads(const struct skeleton *sk);
 /* The skeleton's error is an allocation that failed. */
 bool skeleton_no_memory(const struct skeleton *sk);
 /* Payload words per block of this run (the longest packet of a split message). */

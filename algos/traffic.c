@@ -170,16 +170,9 @@ static bool finished(void *ctx, const struct sim *s)
 	return sim_now(s) >= t->p.cycles && !t->b_pending && bcast_gate_idle(&t->gate);
 }
 
-static void no_event(void *ctx, struct sim *s, const struct sim_event *ev)
-{
-	(void)ctx;
-	(void)s;
-	(void)ev;
-}
-
 void traffic_driver(struct traffic *t, struct driver *d)
 {
-	*d = (struct driver){ .ctx = t, .event = no_event, .tick = tick, .finished = finished };
+	*d = (struct driver){ .ctx = t, .tick = tick, .finished = finished };
 }
 
 int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)
