@@ -57,10 +57,11 @@ static size_t row_len(const struct holdings *h)
 
 /*
  * Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1.
- * On every lookup: the fields compared raw, unsigned, so that a field below its range
- * wraps above it (rows.nodes is 0 when there are no rows).
+ * On every lookup, so inlined into each: the fields compared raw, unsigned, so that a
+ * field below its range wraps above it (rows.nodes is 0 when there are no rows).
  */
-static long row_slot(const struct holdings *h, uint64_t key)
+static inline __attribute__((always_inline)) long
+row_slot(const struct holdings *h, uint64_t key)
 {
 	const struct holdings_rows *r = &h->rows;
 	unsigned v = (unsigned)(key >> 51), d = (unsigned)(key >> 25 & 0x1fff);
