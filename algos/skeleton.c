@@ -337,7 +337,9 @@ int plan_sends(const struct plan *pl)
 	return (int)np->base + np->n;
 }
 
-static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
+/* Inlined into plan_block() and plan_wait(): a plan adds one or two entries a send. */
+static inline __attribute__((always_inline)) int
+plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
 {
 	struct skeleton *sk = pl->sk;
 	struct node_plan *np = &sk->node[pl->node];
