@@ -347,8 +347,9 @@ plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
 
 	if (!x || x->state != PLANNED || x->first + x->n != np->nkeys)
 		return plan_fail(pl, "a block outside a send");
-	if (origin < 0 || origin >= sk->nodes || dest < BLOCK_ANY || dest >= sk->nodes ||
-	    index < 0 || index >= sk->blocks)
+	/* (Unsigned: a field below its range wraps above it; BLOCK_ANY is -1.) */
+	if ((unsigned)origin >= (unsigned)sk->nodes || (unsigned)dest + 1u > (unsigned)sk->nodes ||
+	    (unsigned)index >= (unsigned)sk->blocks)
 		return plan_fail(pl, "no block (%d, %d, %d)", origin, dest, index);
 	if (np->nkeys == np->capkeys && grow_keys(np))
 		return plan_out_of_memory(pl);

@@ -976,7 +976,7 @@ static void test_bounds(void)
 /* ---- the skeleton catches broken plans and corrupted data ---- */
 
 enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET,
-	      HEADS_LATE };
+	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS };
 
 static enum broken broken_kind;
 
@@ -1038,6 +1038,15 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 			if (plan_xfer(pl, &x) || plan_block(pl, node, BLOCK_ANY, 0))
 				return -1;
 		}
+		return 0;
+	case BELOW_ANY:		/* a destination below BLOCK_ANY names no block */
+	case PAST_BLOCKS:	/* nor an index past the run's blocks */
+		x.dest = 1;
+		if (node != 0)
+			return 0;
+		if (plan_xfer(pl, &x) || plan_block(pl, 0, broken_kind == BELOW_ANY ? -2 : BLOCK_ANY,
+						    broken_kind == BELOW_ANY ? 0 : 1))
+			return -1;
 		return 0;
 	case HEADS_LATE:
 		break;
@@ -1158,6 +1167,8 @@ static void test_skeleton(void)
 		{ GROUP_DOWN, COLL_AAS, "hypercube:2", "planned after group" },
 		{ HEADS_LATE, COLL_ONE_TO_ALL, "hypercube:2",
 		  "node 1: a send gated on heads (round_heads) planned after the start" },
+		{ BELOW_ANY, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -2, 0)" },
+		{ PAST_BLOCKS, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -1, 1)" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
