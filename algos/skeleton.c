@@ -319,10 +319,12 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 	if (x->round_heads && !sk->count_heads) {
 		/* The earlier rounds' heads would not have been counted. */
 		if (sk->started)
-			return plan_fail(pl, "a send gated on heads (round_heads) planned after the start");
+			return plan_fail(pl, "a send gated on heads (round_heads) planned after "
+					 "the start");
 		sk->count_heads = true;
 	}
-	if ((np->n == np->cap && grow_xfers(np)) || (x->round >= sk->nrounds && grow_rounds(sk, x->round)))
+	if ((np->n == np->cap && grow_xfers(np)) ||
+	    (x->round >= sk->nrounds && grow_rounds(sk, x->round)))
 		return plan_out_of_memory(pl);
 	sk->round_pending[x->round]++;
 	sk->heads_pending[x->round]++;
@@ -792,7 +794,7 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 			out_of_memory(sk, v);
 			return;
 		}
-		/* Held already: a copy the source's schedule resends, whose words verify() checked. */
+		/* Held already: a copy the source's schedule resends (verify() checked it). */
 		if (rc > 0 && !sk->a->redundant)
 			fail(sk, "node %d received block %s a second time (from node %d)", v,
 			     block_text(key, b, sizeof(b)), m->source);

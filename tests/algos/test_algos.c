@@ -1044,8 +1044,9 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 		x.dest = 1;
 		if (node != 0)
 			return 0;
-		if (plan_xfer(pl, &x) || plan_block(pl, 0, broken_kind == BELOW_ANY ? -2 : BLOCK_ANY,
-						    broken_kind == BELOW_ANY ? 0 : 1))
+		if (plan_xfer(pl, &x) ||
+		    plan_block(pl, 0, broken_kind == BELOW_ANY ? -2 : BLOCK_ANY,
+			       broken_kind == BELOW_ANY ? 0 : 1))
 			return -1;
 		return 0;
 	case HEADS_LATE:
