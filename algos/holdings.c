@@ -55,18 +55,24 @@ static size_t row_len(const struct holdings *h)
 	return (size_t)(h->rows.o_hi - h->rows.o_lo) * (size_t)h->rows.blocks;
 }
 
-/* Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1. */
-static long row_slot(const struct holdings *h, uint64_t key)
+/*
+ * Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1.
+ * On every lookup, so inlined into each: the fields compared raw, unsigned, so that a
+ * field below its range wraps above it (rows.nodes is 0 when there are no rows).
+ */
+static inline __attribute__((always_inline)) long
+row_slot(const struct holdings *h, uint64_t key)
 {
 	const struct holdings_rows *r = &h->rows;
-	uint64_t block = key & ((1ull << 51) - 1);
-	int v = (int)(key >> 51), o = block_origin(block), ix = block_index(block);
-	int dest = r->dest == HOLD_DEST_SELF ? v : r->dest;
+	unsigned v = (unsigned)(key >> 51), d = (unsigned)(key >> 25 & 0x1fff);
+	unsigned o = (unsigned)(key >> 38 & 0x1fff) - (unsigned)r->o_lo;
+	unsigned ix = (unsigned)(key & 0x1ffffff);
+	unsigned dest = r->dest == HOLD_DEST_SELF ? v : (unsigned)r->dest & 0x1fff;
 
-	if ((!h->row && !h->bits) || v >= r->nodes || (r->only_node >= 0 && v != r->only_node) ||
-	    block_dest(block) != dest || o < r->o_lo || o >= r->o_hi || ix >= r->blocks)
+	if (v >= (unsigned)r->nodes || d != dest || o >= (unsigned)(r->o_hi - r->o_lo) ||
+	    ix >= (unsigned)r->blocks || (r->only_node >= 0 && (int)v != r->only_node))
 		return -1;
-	return (long)(o - r->o_lo) * r->blocks + ix;
+	return (long)o * r->blocks + ix;
 }
 
 static const struct held *slot_find(const struct holdings *h, uint64_t key)
@@ -190,6 +196,8 @@ int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words)
 			if (!*bits)
 				return -1;
 		}
+		if ((*bits)[k >> 6] >> (k & 63) & 1)
+			return 1;
 		(*bits)[k >> 6] |= 1ull << (k & 63);
 		return 0;
 	}
@@ -205,9 +213,13 @@ int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words)
 			for (size_t i = 0; i < len; i++)
 				(*row)[i].key = HELD_EMPTY;
 		}
+		if ((*row)[k].key == key)
+			return 1;
 		(*row)[k] = (struct held){ key, words };
 		return 0;
 	}
+	if (slot_find(h, key))
+		return 1;
 	if (2 * (h->n + 1) > h->cap && grow(h))
 		return -1;
 	e = place(h->slot, h->cap, key);

@@ -74,7 +74,10 @@ const struct held *holdings_find(const struct holdings *h, uint64_t key);
  * these blocks are not in such a row (then ask holdings_has() block by block).
  */
 bool holdings_row_full(const struct holdings *h, int v, int o_lo, int o_hi, int dest, int skip);
-/* Hold key (which must not be held yet) with its words (or NULL); -1 if out of memory. */
+/*
+ * Hold key with its words (or NULL) unless it is held already: 0 if added, 1 if it was
+ * held (nothing changes), -1 if out of memory.  One lookup for the test and the add.
+ */
 int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words);
 
 #endif

@@ -38,6 +38,8 @@ static void drv_start(void *ctx, struct sim *s)
 	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
 
 	skeleton_start(ctx, &t);
+	if (!skeleton_counts_heads(ctx))
+		sim_no_head_events(s);
 }
 
 static void drv_event(void *ctx, struct sim *s, const struct sim_event *ev)

@@ -29,10 +29,16 @@ struct xfer {
 	uint32_t first, n;	/* its entries: keys[first .. first + n), carried and waited for */
 	uint32_t carried;	/* how many of them it carries */
 	uint32_t ready;		/* entries known to be held, from the first */
-	enum xfer_state state;
 	int heads;
+	uint8_t state;		/* enum xfer_state */
 	bool verified, delivered;
+	/* Sent with its block's key (one block): that key, which verify() compares. */
+	bool keyed;
+	struct payload_key key;
 };
+
+/* 64 bytes: a send is found by a shift (every event looks one up). */
+_Static_assert(sizeof(struct xfer) == 64, "a send record is 64 bytes");
 
 /*
  * A node's sends, from the first one not yet both done and delivered everywhere
@@ -76,6 +82,13 @@ struct skeleton {
 	int *round_pending;	/* messages of each round not yet delivered everywhere */
 	int *heads_pending;	/* messages of each round whose head is not yet everywhere */
 	int nrounds, open_round, open_head_round;
+	/*
+	 * Heads are counted (EV_HEAD_ARRIVED) only for a plan that has a send gated on
+	 * heads, which must be planned at the start, or a cut-through algorithm: in any
+	 * other run a head event is about a hundred instructions a message for nothing.
+	 */
+	bool count_heads;
+	bool started;		/* skeleton_start() has made every node's first plan */
 	uint64_t *buf;
 	size_t capbuf;
 	struct plan pl;
@@ -242,6 +255,53 @@ int plan_blocks(const struct plan *pl)
 	return pl->sk->blocks;
 }
 
+/*
+ * The growth of a plan's arrays, out of line: a plan adds a send or an entry every few
+ * hundred instructions (direx: one per message), and the path that grows nothing stays
+ * short without the registers a realloc() needs.  0 or -1.
+ */
+static __attribute__((noinline)) int grow_xfers(struct node_plan *np)
+{
+	int cap = np->cap ? 2 * np->cap : 4;
+	struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
+
+	if (!nx)
+		return -1;
+	np->x = nx;
+	np->cap = cap;
+	return 0;
+}
+
+static __attribute__((noinline)) int grow_rounds(struct skeleton *sk, int round)
+{
+	int n = round + 1;
+	int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
+
+	if (!rp)
+		return -1;
+	sk->round_pending = rp;
+	rp = realloc(sk->heads_pending, sizeof(int) * (size_t)n);
+	if (!rp)
+		return -1;
+	sk->heads_pending = rp;
+	memset(sk->round_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+	memset(sk->heads_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
+	sk->nrounds = n;
+	return 0;
+}
+
+static __attribute__((noinline)) int grow_keys(struct node_plan *np)
+{
+	uint32_t cap = np->capkeys ? 2 * np->capkeys : 8;
+	uint64_t *k = realloc(np->keys, sizeof(*k) * cap);
+
+	if (!k)
+		return -1;
+	np->keys = k;
+	np->capkeys = cap;
+	return 0;
+}
+
 int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 {
 	struct skeleton *sk = pl->sk;
@@ -256,30 +316,16 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 		return plan_fail(pl, "group %d planned after group %d", x->group, prev->spec.group);
 	if (x->round < sk->open_round || x->round < 0)
 		return plan_fail(pl, "a send planned into round %d, which is closed", x->round);
-	if (np->n == np->cap) {
-		int cap = np->cap ? 2 * np->cap : 4;
-		struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
-
-		if (!nx)
-			return plan_out_of_memory(pl);
-		np->x = nx;
-		np->cap = cap;
+	if (x->round_heads && !sk->count_heads) {
+		/* The earlier rounds' heads would not have been counted. */
+		if (sk->started)
+			return plan_fail(pl, "a send gated on heads (round_heads) planned after "
+					 "the start");
+		sk->count_heads = true;
 	}
-	if (x->round >= sk->nrounds) {
-		int n = x->round + 1;
-		int *rp = realloc(sk->round_pending, sizeof(int) * (size_t)n);
-
-		if (!rp)
-			return plan_out_of_memory(pl);
-		sk->round_pending = rp;
-		rp = realloc(sk->heads_pending, sizeof(int) * (size_t)n);
-		if (!rp)
-			return plan_out_of_memory(pl);
-		sk->heads_pending = rp;
-		memset(sk->round_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
-		memset(sk->heads_pending + sk->nrounds, 0, sizeof(int) * (size_t)(n - sk->nrounds));
-		sk->nrounds = n;
-	}
+	if ((np->n == np->cap && grow_xfers(np)) ||
+	    (x->round >= sk->nrounds && grow_rounds(sk, x->round)))
+		return plan_out_of_memory(pl);
 	sk->round_pending[x->round]++;
 	sk->heads_pending[x->round]++;
 	np->x[np->n++] = (struct xfer){ .spec = *x, .first = np->nkeys };
@@ -293,7 +339,9 @@ int plan_sends(const struct plan *pl)
 	return (int)np->base + np->n;
 }
 
-static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
+/* Inlined into plan_block() and plan_wait(): a plan adds one or two entries a send. */
+static inline __attribute__((always_inline)) int
+plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
 {
 	struct skeleton *sk = pl->sk;
 	struct node_plan *np = &sk->node[pl->node];
@@ -301,18 +349,12 @@ static int plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t
 
 	if (!x || x->state != PLANNED || x->first + x->n != np->nkeys)
 		return plan_fail(pl, "a block outside a send");
-	if (origin < 0 || origin >= sk->nodes || dest < BLOCK_ANY || dest >= sk->nodes ||
-	    index < 0 || index >= sk->blocks)
+	/* (Unsigned: a field below its range wraps above it; BLOCK_ANY is -1.) */
+	if ((unsigned)origin >= (unsigned)sk->nodes || (unsigned)dest + 1u > (unsigned)sk->nodes ||
+	    (unsigned)index >= (unsigned)sk->blocks)
 		return plan_fail(pl, "no block (%d, %d, %d)", origin, dest, index);
-	if (np->nkeys == np->capkeys) {
-		uint32_t cap = np->capkeys ? 2 * np->capkeys : 8;
-		uint64_t *k = realloc(np->keys, sizeof(*k) * cap);
-
-		if (!k)
-			return plan_out_of_memory(pl);
-		np->keys = k;
-		np->capkeys = cap;
-	}
+	if (np->nkeys == np->capkeys && grow_keys(np))
+		return plan_out_of_memory(pl);
 	np->keys[np->nkeys++] = block_key(origin, dest, index) | flag;
 	x->n++;
 	if (!flag) {
@@ -413,6 +455,7 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	 * arrival, are generated again to forward it.
 	 */
 	sk->keep_words = a->kind == COLL_REDUCE;
+	sk->count_heads = a->cut_through;
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
 	if (!sk->node || holdings_rows(&sk->held, &(struct holdings_rows){
@@ -453,6 +496,11 @@ int skeleton_words(const struct skeleton *sk)
 int skeleton_blocks(const struct skeleton *sk)
 {
 	return sk->blocks;
+}
+
+bool skeleton_counts_heads(const struct skeleton *sk)
+{
+	return sk->count_heads;
 }
 
 bool skeleton_releases_messages(const struct skeleton *sk)
@@ -538,13 +586,13 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		.len = 1 + (int)total, .channel = -1,
 		.tag = (uint64_t)v << 32 | (np->base + (uint32_t)xi),
 	};
-	struct payload_key key;
 
 	x->state = ISSUED;
 	if (!t->no_words && !t->stored_words && !sk->keep_words && x->carried == 1) {
 		/* One block: its key, not its words (generated by the NI and the checker). */
-		key = words_of(sk, np->keys[x->first]);
-		r.key = &key;
+		x->key = words_of(sk, np->keys[x->first]);
+		x->keyed = true;
+		r.key = &x->key;
 	} else if (!t->no_words || sk->keep_words) {
 		if (fill_words(sk, v, x, total))
 			return;
@@ -605,6 +653,7 @@ void skeleton_start(struct skeleton *sk, const struct transport *t)
 	/* Every plan first: a round is open only when no node has anything in an earlier one. */
 	for (int v = 0; v < sk->nodes; v++)
 		call_plan(sk, v, NULL);
+	sk->started = true;
 	advance_rounds(sk);
 	for (int v = 0; v < sk->nodes; v++)
 		scan(sk, t, v);
@@ -627,18 +676,11 @@ static struct xfer *xfer_of(const struct skeleton *sk, const struct sim_event *e
 	return &np->x[k - np->base];
 }
 
-/* Drop node v's sends that are done and delivered everywhere, once they are half its plan. */
-static void compact(struct skeleton *sk, int v)
+/* Drop node v's first `first_live` sends (done and delivered everywhere). */
+static __attribute__((noinline)) void drop_sends(struct node_plan *np)
 {
-	struct node_plan *np = &sk->node[v];
-	uint32_t k0;
+	uint32_t k0 = np->first_live < np->n ? np->x[np->first_live].first : np->nkeys;
 
-	while (np->first_live < np->n && np->x[np->first_live].state == DONE &&
-	       np->x[np->first_live].delivered)
-		np->first_live++;
-	if (np->first_live < 32 || 2 * np->first_live < np->n)
-		return;
-	k0 = np->first_live < np->n ? np->x[np->first_live].first : np->nkeys;
 	memmove(np->keys, np->keys + k0, sizeof(*np->keys) * (np->nkeys - k0));
 	np->nkeys -= k0;
 	memmove(np->x, np->x + np->first_live, sizeof(*np->x) * (size_t)(np->n - np->first_live));
@@ -648,6 +690,21 @@ static void compact(struct skeleton *sk, int v)
 	np->first_open -= np->first_live;
 	np->base += (uint32_t)np->first_live;
 	np->first_live = 0;
+}
+
+/*
+ * Drop node v's sends that are done and delivered everywhere, once they are half its
+ * plan.  Twice a message: the test inlined, the move (once in 32 sends or more) not.
+ */
+static inline __attribute__((always_inline)) void compact(struct skeleton *sk, int v)
+{
+	struct node_plan *np = &sk->node[v];
+
+	while (np->first_live < np->n && np->x[np->first_live].state == DONE &&
+	       np->x[np->first_live].delivered)
+		np->first_live++;
+	if (np->first_live >= 32 && 2 * np->first_live >= np->n)
+		drop_sends(np);
 }
 
 /* Word i of a block (the sum's loop: one word of many blocks). */
@@ -668,8 +725,11 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 	char b[48];
 
 	if (!m->stored && !x->spec.sum && x->carried == 1) {
-		/* Sent with a key: the block's own key gives the same words, word for word. */
-		struct payload_key k = words_of(sk, keys[x->first]);
+		/*
+		 * Sent with a key: the block's own key gives the same words, word for word
+		 * (issue() kept the block's key; a message sent without one is checked here).
+		 */
+		struct payload_key k = x->keyed ? x->key : words_of(sk, keys[x->first]);
 
 		if (k.base == m->key.base && k.step == m->key.step)
 			return;
@@ -720,25 +780,24 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 		uint64_t key = keys[x->first + j];
 		int len = x->spec.sum ? 0 : block_len(sk, key);
 		const uint64_t *words = NULL;
+		int rc;
 
 		off += (size_t)len;
-		if (holds(sk, v, key)) {
-			/* A copy the source's schedule resends: verify() has checked its words. */
-			if (!sk->a->redundant)
-				fail(sk, "node %d received block %s a second time (from node %d)", v,
-				     block_text(key, b, sizeof(b)), m->source);
-			continue;
-		}
 		if (!sk->keep_words)
 			words = NULL;
 		else if (x->spec.sum)
 			words = j == 0 && sk->words > 0 ? m->data : NULL;
 		else if (len > 0)
 			words = m->data + off - (size_t)len;
-		if (holdings_add(&sk->held, held_key(v, key), words)) {
+		rc = owns(sk, v, key) ? 1 : holdings_add(&sk->held, held_key(v, key), words);
+		if (rc < 0) {
 			out_of_memory(sk, v);
 			return;
 		}
+		/* Held already: a copy the source's schedule resends (verify() checked it). */
+		if (rc > 0 && !sk->a->redundant)
+			fail(sk, "node %d received block %s a second time (from node %d)", v,
+			     block_text(key, b, sizeof(b)), m->source);
 	}
 	call_plan(sk, v, &r);
 	scan(sk, t, v);
@@ -747,10 +806,14 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
 {
 	const struct message *m = ev->msg;
-	struct xfer *x = xfer_of(sk, ev);
+	struct xfer *x;
 	struct node_plan *np = &sk->node[ev->node];
 	int v = ev->node;
 
+	/* (A message no plan sent is caught at its SEND_DONE and its tail.) */
+	if (ev->kind == EV_HEAD_ARRIVED && !sk->count_heads)
+		return;
+	x = xfer_of(sk, ev);
 	if (!x) {
 		fail(sk, "node %d: event for message %d, which no plan sent", v, m->id);
 		return;

@@ -42,6 +42,9 @@
  *          message of every earlier round has its HEAD at every receiver: every router
  *          of its route or tree has then granted it all its outputs, which it keeps
  *          until its tail passes (docs/algorithms.md#aabbcast: what this proves).
+ *          Such a send is planned at the start: heads are counted only in a run that
+ *          has one (or a cut-through algorithm), as a head event costs about a hundred
+ *          instructions a message otherwise spent for nothing.
  * Otherwise a send is made as soon as its node holds every block it carries and
  * every block it waits for.  Several sends on one injection channel queue in the NI
  * in the order they were made.
@@ -91,13 +94,14 @@ struct receipt {
 	bool addressed;		/* the node is the R destination or a B receiver (not an IR stop) */
 };
 
+/* (24 bytes: the ints, then the flags, so that the skeleton's send record is 64.) */
 struct xfer_spec {
 	int dest;		/* R: the destination; ignored for B */
+	int group;		/* node-local order (see above) */
+	int round;		/* global barrier (see above) */
 	bool bcast;		/* a B message (the sender's replication tree) */
 	bool ir;		/* R with intermediate reception */
 	bool sum;		/* the blocks' words are added (reduction), not concatenated */
-	int group;		/* node-local order (see above) */
-	int round;		/* global barrier (see above) */
 	bool round_heads;	/* the barrier waits for the earlier rounds' heads only */
 	uint64_t tag;		/* handed to the receiver's plan */
 };
@@ -160,6 +164,8 @@ void skeleton_start(struct skeleton *sk, const struct transport *t);
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
+/* The run's plan needs head events (EV_HEAD_ARRIVED): known after skeleton_start(). */
+bool skeleton_counts_heads(const struct skeleton *sk);
 /* The skeleton's error is an allocation that failed. */
 bool skeleton_no_memory(const struct skeleton *sk);
 /* Payload words per block of this run (the longest packet of a split message). */

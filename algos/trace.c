@@ -325,16 +325,9 @@ static bool finished(void *ctx, const struct sim *s)
 	return tr->next == tr->n && bcast_gate_idle(&tr->gate);
 }
 
-static void no_event(void *ctx, struct sim *s, const struct sim_event *ev)
-{
-	(void)ctx;
-	(void)s;
-	(void)ev;
-}
-
 void trace_driver(struct trace *tr, struct driver *d)
 {
-	*d = (struct driver){ .ctx = tr, .event = no_event, .tick = tick, .finished = finished };
+	*d = (struct driver){ .ctx = tr, .tick = tick, .finished = finished };
 }
 
 /* ---- results ---- */

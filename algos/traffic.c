@@ -19,6 +19,7 @@ struct traffic {
 	const struct topology *topo;
 	uint64_t rng;
 	double msg_prob;	/* per node per cycle */
+	double log_miss;	/* log1p(-msg_prob): a constant of every gap, computed once */
 	uint64_t next_slot;	/* next (cycle * nodes + node) with an arrival */
 	bool b_pending;		/* a broadcast waits for the network to drain */
 	bool b_path;		/* it is a path broadcast */
@@ -50,7 +51,7 @@ static uint64_t geometric_gap(struct traffic *t)
 	if (t->msg_prob >= 1.0)
 		return 1;
 	/* Number of trials up to and including the next success. */
-	return 1 + (uint64_t)floor(log1p(-u) / log1p(-t->msg_prob));
+	return 1 + (uint64_t)floor(log1p(-u) / t->log_miss);
 }
 
 struct traffic *traffic_create(const struct traffic_params *p, const struct topology *topo)
@@ -66,6 +67,7 @@ struct traffic *traffic_create(const struct traffic_params *p, const struct topo
 	t->msg_prob = p->rate / mean_len;
 	if (t->msg_prob > 1.0)
 		t->msg_prob = 1.0;
+	t->log_miss = log1p(-t->msg_prob);
 	bcast_gate_init(&t->gate);
 	t->next_slot = t->msg_prob > 0 ? geometric_gap(t) - 1 : UINT64_MAX;
 	return t;
@@ -168,16 +170,9 @@ static bool finished(void *ctx, const struct sim *s)
 	return sim_now(s) >= t->p.cycles && !t->b_pending && bcast_gate_idle(&t->gate);
 }
 
-static void no_event(void *ctx, struct sim *s, const struct sim_event *ev)
-{
-	(void)ctx;
-	(void)s;
-	(void)ev;
-}
-
 void traffic_driver(struct traffic *t, struct driver *d)
 {
-	*d = (struct driver){ .ctx = t, .event = no_event, .tick = tick, .finished = finished };
+	*d = (struct driver){ .ctx = t, .tick = tick, .finished = finished };
 }
 
 int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)

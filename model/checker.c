@@ -6,10 +6,12 @@
  * flit is identical (type, ir, address, source and wrapped sequence number), so a
  * wrapped sequence number can never make a younger message pass for an older one.
  *
- * Expectations are kept per (node, head flit) as a FIFO of message ids in send
- * order, found through a hash table: matching a head is a lookup and a pop, O(1),
- * however many messages are in flight.  (A list per node searched at each head
- * made a trace of 800,000 messages quadratic: docs/performance.md.)
+ * Expectations are kept per (node, head flit) as a FIFO of messages in send order,
+ * found through a hash table: matching a head is a lookup and a pop, O(1), however
+ * many messages are in flight.  (A list per node searched at each head made a trace of
+ * 800,000 messages quadratic: docs/performance.md.)  The oldest message of a key is in
+ * its slot, so the common key with one message in flight (every message of an
+ * exchange has its own source and sequence number) costs one slot and no pool entry.
  */
 #include "checker.h"
 
@@ -25,15 +27,20 @@ struct expectation {
 };
 
 /*
- * A hash table slot: the key (node, head flit) and its FIFO, oldest first, as
- * indices into the expectation pool.  Open addressing with linear probing; a slot
- * whose FIFO empties is removed by shifting back the run after it (no tombstones).
+ * A hash table slot, 32 bytes: the key (node, head flit), its oldest message, and the
+ * younger ones as a FIFO of indices into the expectation pool (-1: none).  Open
+ * addressing with linear probing; a slot whose FIFO empties is removed by shifting
+ * back the run after it (no tombstones), which reads each slot's home, kept in it.
  */
 struct slot {
 	flit_t head;
+	struct message *msg;	/* the oldest */
 	int node;		/* -1: empty slot */
-	int first, last;
+	unsigned home;		/* home_slot() of the key */
+	int first, last;	/* the younger ones, oldest first */
 };
+
+_Static_assert(sizeof(struct slot) == 32, "a slot is 32 bytes");
 
 struct checker {
 	const struct topology *topo;
@@ -105,12 +112,12 @@ static size_t home_slot(const struct checker *c, int node, flit_t head)
 	return (size_t)(z >> (64 - c->table_bits));
 }
 
-/* The slot of key (node, head), or the empty slot where it would go. */
-static struct slot *find_slot(const struct checker *c, int node, flit_t head)
+/* The slot of key (node, head) from its home, or the empty slot where it would go. */
+static struct slot *find_slot(const struct checker *c, int node, flit_t head, size_t home)
 {
 	size_t mask = ((size_t)1 << c->table_bits) - 1;
 
-	for (size_t k = home_slot(c, node, head);; k = (k + 1) & mask) {
+	for (size_t k = home;; k = (k + 1) & mask) {
 		struct slot *s = &c->table[k];
 
 		if (s->node < 0 || (s->node == node && s->head == head))
@@ -131,8 +138,13 @@ static int grow_table(struct checker *c)
 	}
 	c->table_bits++;
 	for (size_t k = 0; k < n; k++)
-		if (old[k].node >= 0)
-			*find_slot(c, old[k].node, old[k].head) = old[k];
+		if (old[k].node >= 0) {
+			size_t home = home_slot(c, old[k].node, old[k].head);
+			struct slot *s = find_slot(c, old[k].node, old[k].head, home);
+
+			*s = old[k];
+			s->home = (unsigned)home;
+		}
 	free(old);
 	return 0;
 }
@@ -147,7 +159,7 @@ static void remove_slot(struct checker *c, struct slot *s)
 	size_t hole = (size_t)(s - c->table);
 
 	for (size_t k = (hole + 1) & mask; c->table[k].node >= 0; k = (k + 1) & mask) {
-		size_t home = home_slot(c, c->table[k].node, c->table[k].head);
+		size_t home = c->table[k].home;
 
 		/* Movable iff home is cyclically outside (hole, k]. */
 		if (((k - home) & mask) >= ((k - hole) & mask)) {
@@ -159,14 +171,25 @@ static void remove_slot(struct checker *c, struct slot *s)
 	c->keys--;
 }
 
-/* Node must receive message m: append it to the FIFO of its key. */
-static int add_expectation(struct checker *c, int node, struct message *m)
+/* Node must receive message m: append it to the FIFO of its key (inlined: once a send). */
+static inline __attribute__((always_inline)) int
+add_expectation(struct checker *c, int node, struct message *m)
 {
 	struct slot *s;
+	size_t home;
 	int e;
 
 	if ((size_t)(c->keys + 1) * 2 > (size_t)1 << c->table_bits && grow_table(c))
 		return -1;
+	home = home_slot(c, node, m->head);
+	s = find_slot(c, node, m->head, home);
+	if (s->node < 0) {
+		*s = (struct slot){ .head = m->head, .msg = m, .node = node,
+				    .home = (unsigned)home, .first = -1, .last = -1 };
+		c->keys++;
+		c->outstanding++;
+		return 0;
+	}
 	if (c->free_list >= 0) {
 		e = c->free_list;
 		c->free_list = c->pool[e].next;
@@ -183,14 +206,11 @@ static int add_expectation(struct checker *c, int node, struct message *m)
 		e = c->n_pool++;
 	}
 	c->pool[e] = (struct expectation){ .msg = m, .next = -1 };
-	s = find_slot(c, node, m->head);
-	if (s->node < 0) {
-		*s = (struct slot){ .head = m->head, .node = node, .first = e, .last = e };
-		c->keys++;
-	} else {
+	if (s->first < 0)
+		s->first = e;
+	else
 		c->pool[s->last].next = e;
-		s->last = e;
-	}
+	s->last = e;
 	c->outstanding++;
 	return 0;
 }
@@ -231,20 +251,24 @@ int checker_expect(struct checker *c, struct message *m)
 /* The oldest outstanding message of node whose head flit is f, taken; or NULL. */
 static struct message *take_expectation(struct checker *c, int node, flit_t f)
 {
-	struct slot *s = find_slot(c, node, f);
-	struct message *id;
+	struct slot *s = find_slot(c, node, f, home_slot(c, node, f));
+	struct message *m;
 	int e;
 
 	if (s->node < 0)
 		return NULL;
+	m = s->msg;
 	e = s->first;
-	id = c->pool[e].msg;
+	if (e < 0) {
+		remove_slot(c, s);
+		return m;
+	}
+	/* The next oldest moves into the slot. */
+	s->msg = c->pool[e].msg;
 	s->first = c->pool[e].next;
 	c->pool[e].next = c->free_list;
 	c->free_list = e;
-	if (s->first < 0)
-		remove_slot(c, s);
-	return id;
+	return m;
 }
 
 /* Errors are rare: kept out of line, so the per-flit path stays short. */
@@ -427,10 +451,13 @@ void checker_report_missing(const struct checker *c, FILE *out, int max)
 			(unsigned long long)c->outstanding);
 		return;
 	}
-	for (size_t k = 0; k < (size_t)1 << c->table_bits; k++)
-		for (int e = c->table[k].node < 0 ? -1 : c->table[k].first; e >= 0;
-		     e = c->pool[e].next)
+	for (size_t k = 0; k < (size_t)1 << c->table_bits; k++) {
+		if (c->table[k].node < 0)
+			continue;
+		list[n++] = (struct missing){ c->table[k].node, c->table[k].msg };
+		for (int e = c->table[k].first; e >= 0; e = c->pool[e].next)
 			list[n++] = (struct missing){ c->table[k].node, c->pool[e].msg };
+	}
 	qsort(list, n, sizeof(*list), by_node_then_send_order);
 	for (shown = 0; shown < n && shown < (size_t)(max > 0 ? max : 0); shown++) {
 		const struct message *m = list[shown].msg;

@@ -149,7 +149,7 @@ struct driver {
 	void *ctx;
 	/* Called once, at cycle 0, before anything else. */
 	void (*start)(void *ctx, struct sim *s);
-	/* Called for every event, in cycle order. */
+	/* Called for every event, in cycle order; NULL: the driver reacts to none (traffic). */
 	void (*event)(void *ctx, struct sim *s, const struct sim_event *ev);
 	/* Optional: called at the start of every cycle, before its events (traffic). */
 	void (*tick)(void *ctx, struct sim *s);
@@ -220,6 +220,12 @@ uint64_t sim_now(const struct sim *s);
 
 /* Send from node.  Returns the message id, or -1 with a reason in sim_error(). */
 int sim_send(struct sim *s, int node, const struct send_req *r);
+/*
+ * The driver does not use EV_HEAD_ARRIVED: from now on the simulation does not make
+ * them (a driver tells it in its start(); the skeleton of a run whose plan counts no
+ * heads).  A head event is otherwise about fifty instructions a message for nothing.
+ */
+void sim_no_head_events(struct sim *s);
 /* Message id, or NULL once released (driver.release_messages). */
 const struct message *sim_message(const struct sim *s, int id);
 int sim_message_count(const struct sim *s);

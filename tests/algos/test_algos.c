@@ -975,7 +975,8 @@ static void test_bounds(void)
 
 /* ---- the skeleton catches broken plans and corrupted data ---- */
 
-enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET };
+enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET,
+	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS };
 
 static enum broken broken_kind;
 
@@ -986,6 +987,20 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 	int n = p->cfg->topo.nodes;
 	struct xfer_spec x = { 0 };
 
+	if (broken_kind == HEADS_LATE) {
+		/*
+		 * The root sends to 1, 2 and 3; node 1 forwards to 2 in a round gated on heads,
+		 * planned at its receipt: the heads of round 0 were not counted.
+		 */
+		if (!r) {
+			for (int v = 1; node == 0 && v < n; v++)
+				if (plan_forward(pl, v, 0, false, 0))
+					return -1;
+			return 0;
+		}
+		x = (struct xfer_spec){ .dest = 2, .round = 1, .round_heads = true };
+		return node == 1 ? plan_xfer(pl, &x) : 0;
+	}
 	if (r)
 		return 0;
 	switch (broken_kind) {
@@ -1024,6 +1039,18 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 				return -1;
 		}
 		return 0;
+	case BELOW_ANY:		/* a destination below BLOCK_ANY names no block */
+	case PAST_BLOCKS:	/* nor an index past the run's blocks */
+		x.dest = 1;
+		if (node != 0)
+			return 0;
+		if (plan_xfer(pl, &x) ||
+		    plan_block(pl, 0, broken_kind == BELOW_ANY ? -2 : BLOCK_ANY,
+			       broken_kind == BELOW_ANY ? 0 : 1))
+			return -1;
+		return 0;
+	case HEADS_LATE:
+		break;
 	case GROUP_DOWN:	/* groups must not decrease */
 		for (int j = 1; j < n; j++) {
 			x = (struct xfer_spec){ .dest = node ^ j, .group = n - j };
@@ -1139,6 +1166,10 @@ static void test_skeleton(void)
 		{ WRONG_NODE, COLL_AAS, "hypercube:2", "node 1 does not hold block (0, 1, 0)" },
 		{ NEVER_READY, COLL_AAS, "hypercube:2", "was never made: it waits for block (1, 2, 0)" },
 		{ GROUP_DOWN, COLL_AAS, "hypercube:2", "planned after group" },
+		{ HEADS_LATE, COLL_ONE_TO_ALL, "hypercube:2",
+		  "node 1: a send gated on heads (round_heads) planned after the start" },
+		{ BELOW_ANY, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -2, 0)" },
+		{ PAST_BLOCKS, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -1, 1)" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
