@@ -94,14 +94,13 @@ struct receipt {
 	bool addressed;		/* the node is the R destination or a B receiver (not an IR stop) */
 };
 
-/* (24 bytes: the ints, then the flags, so that the skeleton's send record is 64.) */
 struct xfer_spec {
 	int dest;		/* R: the destination; ignored for B */
-	int group;		/* node-local order (see above) */
-	int round;		/* global barrier (see above) */
 	bool bcast;		/* a B message (the sender's replication tree) */
 	bool ir;		/* R with intermediate reception */
 	bool sum;		/* the blocks' words are added (reduction), not concatenated */
+	int group;		/* node-local order (see above) */
+	int round;		/* global barrier (see above) */
 	bool round_heads;	/* the barrier waits for the earlier rounds' heads only */
 	uint64_t tag;		/* handed to the receiver's plan */
 };
