@@ -57,7 +57,10 @@ void network_step(struct network *n, uint64_t cycle);
  */
 const char *network_sanity_error(const struct network *n);
 
-/* NI-facing outputs valid after the last step (valid until the next step). */
+/*
+ * NI-facing outputs valid after the last step (valid until the next step), in node
+ * order, then channel order (docs/microarchitecture.md section 9).
+ */
 int network_ejections(const struct network *n, const struct channel_event **list);
 int network_inj_credits(const struct network *n, const struct channel_event **list);
 

@@ -168,7 +168,9 @@ struct driver {
  * The network engine.  The C model is one; the RTL and the cosimulation (cosim/)
  * are others.  Each cycle the sim calls inject()/return_credit() for the signals the
  * NIs drive, then step(); after step() the engine lists the NI-facing outputs valid
- * in the next cycle.
+ * in the next cycle, in node order, then channel order (docs/microarchitecture.md
+ * section 9: the NIs, the checker, the driver and the sink stalls see that order, so
+ * every engine must give it).
  */
 struct engine_ops {
 	const char *name;
