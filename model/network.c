@@ -55,6 +55,12 @@ struct network {
 	struct channel_event *ej, *inj_credit;
 	int n_ej, n_inj_credit;
 
+	/*
+	 * Sinks that never stall, the NIs' credits left to the engine
+	 * (network_return_ejection_credits()): ejection outputs, else 0.
+	 */
+	uint32_t sink_credits;
+
 	uint64_t link_moves;
 	uint64_t conflict_cycles;
 	int last_moves;
@@ -178,6 +184,13 @@ void network_inject(struct network *n, int node, int channel, flit_t flit)
 	wake(n->active[n->cycle & 1], node);
 }
 
+void network_return_ejection_credits(struct network *n)
+{
+	const struct router *r = &n->routers[0];
+
+	n->sink_credits = (uint32_t)((1ull << r->n_out) - 1) & ~((1u << r->n_link) - 1);
+}
+
 void network_return_credit(struct network *n, int node, int channel)
 {
 	struct router *r = &n->routers[node];
@@ -242,6 +255,16 @@ drive_wires(struct network *n, bool *next, int v, struct router *r, bool simple)
 				.node = v, .channel = o - ports, .flit = r->out[o].flit_q };
 		}
 	}
+	m = r->out_valid_q & n->sink_credits;
+	if (m) {
+		/*
+		 * The sinks drain these flits in cycle n->cycle, so their credits are on the
+		 * wires of the cycle after, as the NI would return them: that cycle's slot and
+		 * active set (the set being scanned, which v's word has left).
+		 */
+		r->credit_in[(n->cycle + 1) & 1] |= m;
+		wake(n->active[(n->cycle + 1) & 1], v);
+	}
 	for (m = r->credit_out_q; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
@@ -264,33 +287,36 @@ drive_wires(struct network *n, bool *next, int v, struct router *r, bool simple)
 }
 
 /*
- * The wires the NIs drove for cycle n->cycle are in slot n->cycle & 1.  If the
- * caller steps another cycle (the sim never does: it counts from 0), move them to
- * that cycle's slot.
+ * The wires of cycle n->cycle are in slot n->cycle & 1 (and the credits the engine
+ * returns for the cycle after, if any, in the other).  If the caller steps a cycle
+ * of the other parity (the sim never does: it counts from 0), the two slots trade
+ * places, active sets included.
  */
 static void rebase(struct network *n, uint64_t cycle)
 {
-	int from = n->cycle & 1, to = cycle & 1;
+	if ((n->cycle & 1) != (cycle & 1)) {
+		bool *set = n->active[0];
 
-	if (from != to)
-		for (int w = 0; w < n->words; w++) {
-			for (uint64_t b = set_word(n->active[from], w); b; b &= b - 1) {
-				int v = set_first(w, b);
-				struct router *r = &n->routers[v];
+		for (int v = 0; v < n->params.topo->nodes; v++) {
+			struct router *r = &n->routers[v];
+			uint32_t x;
 
-				for (uint32_t m = r->in_valid[from]; m; m &= m - 1) {
-					int i = __builtin_ctz(m);
+			for (int i = 0; i < r->n_in; i++) {
+				flit_t f = r->in[i].flit[0];
 
-					r->in[i].flit[to] = r->in[i].flit[from];
-				}
-				r->in_valid[to] = r->in_valid[from];
-				r->credit_in[to] = r->credit_in[from];
-				r->in_valid[from] = 0;
-				r->credit_in[from] = 0;
-				n->active[to][v] = true;
-				n->active[from][v] = false;
+				r->in[i].flit[0] = r->in[i].flit[1];
+				r->in[i].flit[1] = f;
 			}
+			x = r->in_valid[0];
+			r->in_valid[0] = r->in_valid[1];
+			r->in_valid[1] = x;
+			x = r->credit_in[0];
+			r->credit_in[0] = r->credit_in[1];
+			r->credit_in[1] = x;
 		}
+		n->active[0] = n->active[1];
+		n->active[1] = set;
+	}
 	n->cycle = cycle;
 }
 
