@@ -41,12 +41,12 @@ struct network {
 	 * cycle are listed in node order, then channel order, as
 	 * docs/microarchitecture.md section 9 requires of every engine (the RTL's read
 	 * their registers in that order).  Waking a router is one store, with no test
-	 * and no list; the scan reads eight flags at a time (set_word()).  bool, not a
-	 * bit map (an OR of a computed bit into a computed word: 6 instructions a
-	 * wake) nor a char (a character store may alias every other field, which the
-	 * compiler then reloads).
+	 * and no list; the scan reads eight flags at a time (set_word()).  A byte per
+	 * router, not a bit map: an OR of a computed bit into a computed word is six
+	 * instructions a wake, and a router is woken three or four times a flit-hop
+	 * (docs/performance.md).
 	 */
-	bool *active[2];
+	uint8_t *active[2];
 	int words;		/* per set: eight flags each, (nodes + 7) / 8 */
 	int *evaluated;		/* debug builds: the routers of the last step, for network_sanity() */
 	uint64_t cycle;		/* cycle being prepared (inputs being driven) */
@@ -73,16 +73,16 @@ struct network {
 };
 
 /* Put router v into the active set `set` (of the cycle whose wires are being driven). */
-static inline void wake(bool *set, int v)
+static inline void wake(uint8_t *set, int v)
 {
-	set[v] = true;
+	set[v] = 1;
 }
 
 /*
  * Flags 8w..8w+7 of an active set as a word: flag 8w + k is bit 8k (byte k in
  * memory order), so the lowest set bit is the lowest node.
  */
-static inline uint64_t set_word(const bool *set, int w)
+static inline uint64_t set_word(const uint8_t *set, int w)
 {
 	uint64_t b;
 
@@ -241,7 +241,7 @@ link_peer_port(const struct network *n, int v, int k, int *w, bool simple)
  * the NIs read.
  */
 static inline __attribute__((always_inline)) int
-drive_wires(struct network *n, bool *next, int v, struct router *r, bool simple)
+drive_wires(struct network *n, uint8_t *next, int v, struct router *r, bool simple)
 {
 	int moves = 0;
 	int ports = n->links;
@@ -302,7 +302,7 @@ drive_wires(struct network *n, bool *next, int v, struct router *r, bool simple)
 static void rebase(struct network *n, uint64_t cycle)
 {
 	if ((n->cycle & 1) != (cycle & 1)) {
-		bool *set = n->active[0];
+		uint8_t *set = n->active[0];
 
 		for (int v = 0; v < n->params.topo->nodes; v++) {
 			struct router *r = &n->routers[v];
@@ -336,7 +336,7 @@ static void rebase(struct network *n, uint64_t cycle)
  * an input).
  */
 static inline __attribute__((always_inline)) int
-step_router(struct network *n, bool *next, int v, uint64_t cycle, bool simple,
+step_router(struct network *n, uint8_t *next, int v, uint64_t cycle, bool simple,
 	    bool stream, bool *conflict)
 {
 	struct router *r = &n->routers[v];
@@ -363,7 +363,7 @@ step_router(struct network *n, bool *next, int v, uint64_t cycle, bool simple,
  * ejections and injection credits they drive are listed in that order.
  */
 static inline __attribute__((always_inline)) int
-step_routers(struct network *n, bool *set, bool *next, uint64_t cycle, bool simple,
+step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, bool simple,
 	     bool *conflict)
 {
 	/* A router whose flits all stream takes the short path (router_streams()). */
@@ -399,7 +399,7 @@ step_routers(struct network *n, bool *set, bool *next, uint64_t cycle, bool simp
  */
 __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
-	bool *set, *next;
+	uint8_t *set, *next;
 	bool conflict = false;
 	int moves;
 #ifdef WORMCAST_DEBUG
