@@ -287,9 +287,12 @@ drive_wires(struct network *n, uint8_t *next, int v, struct router *r, bool simp
 				.node = v, .channel = i - ports, .flit = 0 };
 		}
 	}
-	/* Non-zero registers must be evaluated again, if only to clear them. */
-	if (r->out_valid_q || r->credit_out_q || r->nonempty)
-		wake(next, v);
+	/*
+	 * Non-zero registers must be evaluated again, if only to clear them.  A router
+	 * that gets here has almost always loaded some (the quiet cycle returns before),
+	 * and evaluating one that has not changes nothing: woken without a test.
+	 */
+	wake(next, v);
 	return moves;
 }
 
