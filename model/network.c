@@ -537,10 +537,11 @@ int network_buffered(const struct network *n)
 	return b;
 }
 
+/* Both sets: credits the network returns itself may wake a router a cycle later. */
 bool network_idle(const struct network *n)
 {
 	for (int w = 0; w < n->words; w++)
-		if (set_word(n->active[n->cycle & 1], w))
+		if (set_word(n->active[0], w) || set_word(n->active[1], w))
 			return false;
 	return true;
 }
