@@ -190,7 +190,9 @@ public:
     }
 
 private:
-    // The NI-facing outputs and the link activity, read from the RTL's registers.
+    // The NI-facing outputs and the link activity, read from the RTL's registers, in
+    // node order, then channel order, as every engine lists them
+    // (docs/microarchitecture.md section 9).
     void collect_rtl_outputs(const RegisterSnapshot& rs)
     {
         ej_.clear();

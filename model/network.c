@@ -2,10 +2,10 @@
 /*
  * network.c - routers wired into a network.  Each cycle, every busy router is
  * evaluated and committed (the two phases of the RTL), router by router in a single
- * pass over the work list: see network_step().
+ * pass over the active set, in node order: see network_step().
  *
  * Only routers with something to do are evaluated: a router is put on the next
- * cycle's work list when a neighbour puts a flit or a credit on a wire towards it,
+ * cycle's active set when a neighbour puts a flit or a credit on a wire towards it,
  * when the NI drives one of its channels, or when it still holds flits or non-zero
  * output registers.  An idle router's evaluation would change nothing (its
  * registers would keep their values), so skipping it is exact, and a broadcast on
@@ -36,17 +36,35 @@ struct network {
 	int vcs, links;		/* V; P*V virtual link ports per router (section 12) */
 
 	/*
-	 * Work lists: routers to evaluate in cycle n->cycle, in the order they were
-	 * woken (that order is the order of the ejection list, which the NIs and
-	 * drivers see).  Router r is on the list of cycle c iff r->on_list[c & 1].
+	 * The active sets: active[c & 1][v] says that router v is evaluated in cycle c.
+	 * Scanned in node order, so that the ejections and the injection credits of a
+	 * cycle are listed in node order, then channel order, as
+	 * docs/microarchitecture.md section 9 requires of every engine (the RTL's read
+	 * their registers in that order).  Waking a router is one store, with no test
+	 * and no list; the scan reads eight flags at a time (set_word()).  A byte per
+	 * router, not a bit map: an OR of a computed bit into a computed word is six
+	 * instructions a wake, and a router is woken three or four times a flit-hop
+	 * (docs/performance.md).
 	 */
-	int *work, n_work;
-	int *spare;		/* the other list */
+	uint8_t *active[2];
+	int words;		/* per set: eight flags each, (nodes + 7) / 8 */
+	int *evaluated;		/* debug builds: the routers of the last step, for network_sanity() */
 	uint64_t cycle;		/* cycle being prepared (inputs being driven) */
 
 	/* NI-facing outputs of the current registers. */
 	struct channel_event *ej, *inj_credit;
-	int n_ej, n_inj_credit;
+	/*
+	 * Behind the last entry of each list: a pointer, not a count, so that an entry's
+	 * address is not computed again from the count (2.0, 1.0 and 0.6 instructions per
+	 * flit-hop on the three workloads of docs/performance.md).
+	 */
+	struct channel_event *ej_end, *inj_credit_end;
+
+	/*
+	 * Sinks that never stall, the NIs' credits left to the engine
+	 * (network_return_ejection_credits()): ejection outputs, else 0.
+	 */
+	uint32_t sink_credits;
 
 	uint64_t link_moves;
 	uint64_t conflict_cycles;
@@ -54,13 +72,31 @@ struct network {
 	char sanity_error[320];	/* debug builds: the first broken invariant, or "" */
 };
 
-/* Put router r (node v) on the work list of cycle n->cycle. */
-static inline void wake(struct network *n, struct router *r, int v)
+/* Put router v into the active set `set` (of the cycle whose wires are being driven). */
+static inline void wake(uint8_t *set, int v)
 {
-	if (!r->on_list[n->cycle & 1]) {
-		r->on_list[n->cycle & 1] = true;
-		n->work[n->n_work++] = v;
-	}
+	set[v] = 1;
+}
+
+/*
+ * Flags 8w..8w+7 of an active set as a word: flag 8w + k is bit 8k (byte k in
+ * memory order), so the lowest set bit is the lowest node.
+ */
+static inline uint64_t set_word(const uint8_t *set, int w)
+{
+	uint64_t b;
+
+	memcpy(&b, set + 8 * w, sizeof(b));
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	b = __builtin_bswap64(b);
+#endif
+	return b;
+}
+
+/* The node of the lowest flag of word w of an active set, whose value is b != 0. */
+static inline int set_first(int w, uint64_t b)
+{
+	return 8 * w + (__builtin_ctzll(b) >> 3);
 }
 
 struct network *network_create(const struct router_params *params)
@@ -80,11 +116,14 @@ struct network *network_create(const struct router_params *params)
 	/* E: one ejection channel per virtual link input (section 12); J = P. */
 	n->channels = params->all_port ? n->links : 1;
 	n->routers = aligned_alloc(64, sizeof(*n->routers) * (size_t)nodes);
-	n->work = malloc(sizeof(int) * (size_t)nodes);
-	n->spare = malloc(sizeof(int) * (size_t)nodes);
+	n->words = (nodes + 7) / 8;
+	n->active[0] = calloc((size_t)n->words, 8);
+	n->active[1] = calloc((size_t)n->words, 8);
+	n->evaluated = malloc(sizeof(int) * (size_t)nodes);
 	n->ej = malloc(sizeof(*n->ej) * (size_t)nodes * (size_t)n->channels);
 	n->inj_credit = malloc(sizeof(*n->inj_credit) * (size_t)nodes * (size_t)n->channels);
-	if (!n->routers || !n->work || !n->spare || !n->ej || !n->inj_credit)
+	if (!n->routers || !n->active[0] || !n->active[1] || !n->evaluated || !n->ej ||
+	    !n->inj_credit)
 		goto fail;
 	memset(n->routers, 0, sizeof(*n->routers) * (size_t)nodes);
 	for (int v = 0; v < nodes; v++)
@@ -114,6 +153,8 @@ struct network *network_create(const struct router_params *params)
 			if (w >= 0 && w != ((v ^ n->hop_xor[p]) + n->hop_add[p]))
 				goto fail;
 		}
+	n->ej_end = n->ej;
+	n->inj_credit_end = n->inj_credit;
 	n->cycle = 0;
 	return n;
 fail:
@@ -130,8 +171,9 @@ void network_destroy(struct network *n)
 			router_free(&n->routers[v]);
 	free(n->routers);
 	free(n->nbr);
-	free(n->work);
-	free(n->spare);
+	free(n->active[0]);
+	free(n->active[1]);
+	free(n->evaluated);
 	free(n->ej);
 	free(n->inj_credit);
 	free(n);
@@ -146,7 +188,14 @@ void network_inject(struct network *n, int node, int channel, flit_t flit)
 	struct router *r = &n->routers[node];
 
 	router_drive_flit(r, n->cycle, r->n_link + channel, flit);
-	wake(n, r, node);
+	wake(n->active[n->cycle & 1], node);
+}
+
+void network_return_ejection_credits(struct network *n)
+{
+	const struct router *r = &n->routers[0];
+
+	n->sink_credits = (uint32_t)((1ull << r->n_out) - 1) & ~((1u << r->n_link) - 1);
 }
 
 void network_return_credit(struct network *n, int node, int channel)
@@ -154,7 +203,7 @@ void network_return_credit(struct network *n, int node, int channel)
 	struct router *r = &n->routers[node];
 
 	router_drive_credit(r, n->cycle, r->n_link + channel);
-	wake(n, r, node);
+	wake(n->active[n->cycle & 1], node);
 }
 
 /* The node at the far end of link p of node v. */
@@ -187,11 +236,12 @@ link_peer_port(const struct network *n, int v, int k, int *w, bool simple)
 
 /*
  * The registers of router v, just committed, drive the wires of cycle n->cycle:
- * link outputs and credits into the neighbours' inputs, ejection flits and
- * injection credits into the lists the NIs read.
+ * link outputs and credits into the neighbours' inputs (waking them in `next`, the
+ * active set of that cycle), ejection flits and injection credits into the lists
+ * the NIs read.
  */
 static inline __attribute__((always_inline)) int
-drive_wires(struct network *n, int v, struct router *r, bool simple)
+drive_wires(struct network *n, uint8_t *next, int v, struct router *r, bool simple)
 {
 	int moves = 0;
 	int ports = n->links;
@@ -205,12 +255,22 @@ drive_wires(struct network *n, int v, struct router *r, bool simple)
 			struct router *d = &n->routers[w];
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
-			wake(n, d, w);
+			wake(next, w);
 			n->link_moves++;
 		} else {
-			n->ej[n->n_ej++] = (struct channel_event){
+			*n->ej_end++ = (struct channel_event){
 				.node = v, .channel = o - ports, .flit = r->out[o].flit_q };
 		}
+	}
+	m = r->out_valid_q & n->sink_credits;
+	if (m) {
+		/*
+		 * The sinks drain these flits in cycle n->cycle, so their credits are on the
+		 * wires of the cycle after, as the NI would return them: that cycle's slot and
+		 * active set (the set being scanned, which v's word has left).
+		 */
+		r->credit_in[(n->cycle + 1) & 1] |= m;
+		wake(n->active[(n->cycle + 1) & 1], v);
 	}
 	for (m = r->credit_out_q; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -221,81 +281,109 @@ drive_wires(struct network *n, int v, struct router *r, bool simple)
 			struct router *d = &n->routers[w];
 
 			router_drive_credit(d, n->cycle, q);
-			wake(n, d, w);
+			wake(next, w);
 		} else {
-			n->inj_credit[n->n_inj_credit++] = (struct channel_event){
+			*n->inj_credit_end++ = (struct channel_event){
 				.node = v, .channel = i - ports, .flit = 0 };
 		}
 	}
-	/* Non-zero registers must be evaluated again, if only to clear them. */
-	if (r->out_valid_q || r->credit_out_q || r->nonempty)
-		wake(n, r, v);
+	/*
+	 * Non-zero registers must be evaluated again, if only to clear them.  A router
+	 * that gets here has almost always loaded some (the quiet cycle returns before),
+	 * and evaluating one that has not changes nothing: woken without a test.
+	 */
+	wake(next, v);
 	return moves;
 }
 
 /*
- * The wires the NIs drove for cycle n->cycle are in slot n->cycle & 1.  If the
- * caller steps another cycle (the sim never does: it counts from 0), move them to
- * that cycle's slot.
+ * The wires of cycle n->cycle are in slot n->cycle & 1 (and the credits the engine
+ * returns for the cycle after, if any, in the other).  If the caller steps a cycle
+ * of the other parity (the sim never does: it counts from 0), the two slots trade
+ * places, active sets included.
  */
 static void rebase(struct network *n, uint64_t cycle)
 {
-	int from = n->cycle & 1, to = cycle & 1;
+	if ((n->cycle & 1) != (cycle & 1)) {
+		uint8_t *set = n->active[0];
 
-	if (from != to)
-		for (int k = 0; k < n->n_work; k++) {
-			struct router *r = &n->routers[n->work[k]];
+		for (int v = 0; v < n->params.topo->nodes; v++) {
+			struct router *r = &n->routers[v];
+			uint32_t x;
 
-			for (uint32_t m = r->in_valid[from]; m; m &= m - 1) {
-				int i = __builtin_ctz(m);
+			for (int i = 0; i < r->n_in; i++) {
+				flit_t f = r->in[i].flit[0];
 
-				r->in[i].flit[to] = r->in[i].flit[from];
+				r->in[i].flit[0] = r->in[i].flit[1];
+				r->in[i].flit[1] = f;
 			}
-			r->in_valid[to] = r->in_valid[from];
-			r->credit_in[to] = r->credit_in[from];
-			r->on_list[to] = r->on_list[from];
-			r->in_valid[from] = 0;
-			r->credit_in[from] = 0;
-			r->on_list[from] = false;
+			x = r->in_valid[0];
+			r->in_valid[0] = r->in_valid[1];
+			r->in_valid[1] = x;
+			x = r->credit_in[0];
+			r->credit_in[0] = r->credit_in[1];
+			r->credit_in[1] = x;
 		}
+		n->active[0] = n->active[1];
+		n->active[1] = set;
+	}
 	n->cycle = cycle;
 }
 
 /*
- * The routers of the work list, each evaluated, committed and driving its wires.
- * Most cycles of most routers are the streaming cycle (router.h): flits of messages
- * in progress, or one head granted at once, with no allocation among heads; a
- * router where nothing arrives or waits takes the quiet cycle (router_quiet()); the
- * full router_eval() and router_commit() do the rest.
+ * Router v evaluated, committed and driving its wires into `next`.  Most cycles of
+ * most routers are the streaming cycle (router.h): flits of messages in progress, or
+ * one head granted at once, with no allocation among heads; a router where nothing
+ * arrives or waits takes the quiet cycle (router_quiet()); the full router_eval()
+ * and router_commit() do the rest.  Returns the credits it drives (flits that left
+ * an input).
  */
 static inline __attribute__((always_inline)) int
-step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool simple,
+step_router(struct network *n, uint8_t *next, int v, uint64_t cycle, bool simple,
+	    bool stream, bool *conflict)
+{
+	struct router *r = &n->routers[v];
+
+	if (stream && router_streams(r, cycle)) {
+		if (!r->in_valid[cycle & 1]) {
+			/* Nothing buffered or arriving: no wire to drive. */
+			router_quiet(r, cycle);
+			return 0;
+		}
+		router_stream(r, cycle);
+	} else if (stream && router_start_head(r, cycle)) {
+		router_stream(r, cycle);
+	} else if (!(stream && router_stream_buffered(r, cycle))) {
+		router_eval(r, cycle);
+		*conflict |= r->conflict_now;
+		router_commit(r);
+	}
+	return drive_wires(n, next, v, r, simple);
+}
+
+/*
+ * The routers of the active set `set` (cleared on the way), in node order: the
+ * ejections and injection credits they drive are listed in that order.
+ */
+static inline __attribute__((always_inline)) int
+step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, bool simple,
 	     bool *conflict)
 {
 	/* A router whose flits all stream takes the short path (router_streams()). */
 	bool stream = simple || n->vcs == 1;
 	int moves = 0;
 
-	for (int k = 0; k < count; k++) {
-		int v = list[k];
-		struct router *r = &n->routers[v];
+	for (int w = 0, words = n->words; w < words; w++) {
+		uint64_t b = set_word(set, w);
 
-		r->on_list[cycle & 1] = false;
-		if (stream && router_streams(r, cycle)) {
-			if (!r->in_valid[cycle & 1]) {
-				/* Nothing buffered or arriving: no wire to drive. */
-				router_quiet(r, cycle);
-				continue;
-			}
-			router_stream(r, cycle);
-		} else if (stream && router_start_head(r, cycle)) {
-			router_stream(r, cycle);
-		} else if (!(stream && router_stream_buffered(r, cycle))) {
-			router_eval(r, cycle);
-			*conflict |= r->conflict_now;
-			router_commit(r);
+		if (!b)
+			continue;
+		memset(set + 8 * w, 0, 8);
+		for (; b; b &= b - 1) {
+			int v = set_first(w, b);
+
+			moves += step_router(n, next, v, cycle, simple, stream, conflict);
 		}
-		moves += drive_wires(n, v, r, simple);
 	}
 	return moves;
 }
@@ -314,29 +402,34 @@ step_routers(struct network *n, const int *list, int count, uint64_t cycle, bool
  */
 __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
-	int *list, count;
+	uint8_t *set, *next;
 	bool conflict = false;
 	int moves;
+#ifdef WORMCAST_DEBUG
+	int count = 0;
+#endif
 
 	if (cycle != n->cycle)
 		rebase(n, cycle);
-	list = n->work;
-	count = n->n_work;
+	set = n->active[cycle & 1];
+	next = n->active[(cycle + 1) & 1];
+#ifdef WORMCAST_DEBUG
+	for (int w = 0; w < n->words; w++)
+		for (uint64_t b = set_word(set, w); b; b &= b - 1)
+			n->evaluated[count++] = set_first(w, b);
+#endif
 	/* From here on, wires are driven and routers woken for the next cycle. */
-	n->work = n->spare;
-	n->spare = list;
-	n->n_work = 0;
 	n->cycle = cycle + 1;
-	n->n_ej = 0;
-	n->n_inj_credit = 0;
+	n->ej_end = n->ej;
+	n->inj_credit_end = n->inj_credit;
 	/*
 	 * Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula, and
 	 * the loop is compiled for them alone.
 	 */
 	if (!n->nbr && n->vcs == 1)
-		moves = step_routers(n, list, count, cycle, true, &conflict);
+		moves = step_routers(n, set, next, cycle, true, &conflict);
 	else
-		moves = step_routers(n, list, count, cycle, false, &conflict);
+		moves = step_routers(n, set, next, cycle, false, &conflict);
 	n->last_moves = moves;
 	if (conflict)
 		n->conflict_cycles++;
@@ -345,7 +438,7 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	if (!n->sanity_error[0]) {
 		char why[256];
 
-		if (network_sanity(n, list, count, why, sizeof(why)))
+		if (network_sanity(n, n->evaluated, count, why, sizeof(why)))
 			snprintf(n->sanity_error, sizeof(n->sanity_error), "cycle %llu: %s",
 				 (unsigned long long)cycle, why);
 	}
@@ -360,13 +453,13 @@ const char *network_sanity_error(const struct network *n)
 int network_ejections(const struct network *n, const struct channel_event **list)
 {
 	*list = n->ej;
-	return n->n_ej;
+	return (int)(n->ej_end - n->ej);
 }
 
 int network_inj_credits(const struct network *n, const struct channel_event **list)
 {
 	*list = n->inj_credit;
-	return n->n_inj_credit;
+	return (int)(n->inj_credit_end - n->inj_credit);
 }
 
 void network_port_signals(const struct network *n, int node, int port, struct port_signals *s)
@@ -444,7 +537,11 @@ int network_buffered(const struct network *n)
 	return b;
 }
 
+/* Both sets: credits the network returns itself may wake a router a cycle later. */
 bool network_idle(const struct network *n)
 {
-	return n->n_work == 0;
+	for (int w = 0; w < n->words; w++)
+		if (set_word(n->active[0], w) || set_word(n->active[1], w))
+			return false;
+	return true;
 }

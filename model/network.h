@@ -47,6 +47,16 @@ int network_channels(const struct network *n);	/* E: ejection channels per node 
 void network_inject(struct network *n, int node, int channel, flit_t flit);
 void network_return_credit(struct network *n, int node, int channel);
 
+/*
+ * From now on the network returns the credit of every flit it ejects itself, in the
+ * cycle after the flit is on its ejection channel: what the NI does when its sinks
+ * never stall (docs/microarchitecture.md section 9), so the NI need not be called
+ * for it (ni_engine_returns_credits()).  Only for a network whose NI-facing signals
+ * nothing else observes (no waves, no coverage, no cosimulation: they see the NI's
+ * credits through the engine's return_credit()).
+ */
+void network_return_ejection_credits(struct network *n);
+
 /* Evaluate and commit every router: the clock edge. */
 void network_step(struct network *n, uint64_t cycle);
 
@@ -57,7 +67,10 @@ void network_step(struct network *n, uint64_t cycle);
  */
 const char *network_sanity_error(const struct network *n);
 
-/* NI-facing outputs valid after the last step (valid until the next step). */
+/*
+ * NI-facing outputs valid after the last step (valid until the next step), in node
+ * order, then channel order (docs/microarchitecture.md section 9).
+ */
 int network_ejections(const struct network *n, const struct channel_event **list);
 int network_inj_credits(const struct network *n, const struct channel_event **list);
 

@@ -56,6 +56,13 @@ struct ni {
 	int n_ej_active;
 	struct message **done;
 	int cap_done;
+	/*
+	 * Sinks that never stall, with an engine that returns their credits itself
+	 * (ni_engine_returns_credits()): an arrival is only counted, as the flit drained
+	 * (progress), and the channel never listed.
+	 */
+	bool engine_credits;
+	int drained;
 	bool out_of_memory;	/* a SEND_DONE could not be recorded */
 };
 
@@ -161,9 +168,19 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	return 0;
 }
 
+void ni_engine_returns_credits(struct ni *n)
+{
+	n->engine_credits = true;
+}
+
 void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 {
 	unsigned st = ej->state;
+
+	if (n->engine_credits) {
+		n->drained++;
+		return;
+	}
 
 	ej->state = (uint8_t)(st | NI_EJ_ARRIVED | NI_EJ_LISTED);
 	if (!(st & NI_EJ_LISTED))
@@ -230,12 +247,13 @@ __attribute__((flatten)) int
 ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***done,
 	 int *n_done)
 {
-	int progress = 0, nd = 0;
+	int progress = n->drained, nd = 0;
 	int kept;
 	/* The C model is called directly: two calls through the engine's table per flit saved. */
 	struct network *net = model_engine_network(e);
 
 	/* Ejection side: credit register out, then this cycle's drain. */
+	n->drained = 0;
 	kept = 0;
 	if (n->sink_stall <= 0) {
 		struct ej_ref *list = n->ej_active;

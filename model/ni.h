@@ -49,6 +49,12 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now);
  */
 void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel);
 
+/*
+ * The sinks never stall and the engine returns the credit of every ejected flit itself
+ * (network_return_ejection_credits()): ni_arrival() only counts the flit as drained.
+ */
+void ni_engine_returns_credits(struct ni *n);
+
 /* The router returned a credit on injection channel (node, channel) for this cycle. */
 void ni_credit_in(struct ni *n, int node, int channel);
 

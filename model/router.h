@@ -74,7 +74,6 @@ struct router {
 	/* Wires of cycles c and c + 1 (slot c & 1), consumed by router_eval(). */
 	uint32_t in_valid[2];
 	uint32_t credit_in[2];
-	bool on_list[2];	/* the network's: on the work list of cycle c (slot c & 1) */
 	bool conflict_now;	/* a head waited for an owned output this cycle */
 	bool hold_busy;		/* some input holds or was charged (T_r > 0 only) */
 

@@ -271,6 +271,21 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 	return s;
 }
 
+/*
+ * The C model as the engine itself (nothing wraps it to watch the NI's signals), with
+ * sinks that never stall: the network returns the ejection credits, not the NI, which
+ * saves a flit's credit two calls and a list (network_return_ejection_credits()).
+ */
+static void engine_returns_credits(struct sim *s)
+{
+	struct network *net = model_engine_network(&s->engine);
+
+	if (net && s->cfg.sink_stall <= 0) {
+		network_return_ejection_credits(net);
+		ni_engine_returns_credits(s->ni);
+	}
+}
+
 struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen)
 {
 	struct sim *s = sim_new(c, err, errlen);
@@ -283,6 +298,7 @@ struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen)
 		return NULL;
 	}
 	s->own_engine = true;
+	engine_returns_credits(s);
 	return s;
 }
 
@@ -291,8 +307,10 @@ struct sim *sim_create_with_engine(const struct sim_config *c, struct engine *e,
 {
 	struct sim *s = sim_new(c, err, errlen);
 
-	if (s)
+	if (s) {
 		s->engine = *e;
+		engine_returns_credits(s);
+	}
 	return s;
 }
 

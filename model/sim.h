@@ -168,7 +168,9 @@ struct driver {
  * The network engine.  The C model is one; the RTL and the cosimulation (cosim/)
  * are others.  Each cycle the sim calls inject()/return_credit() for the signals the
  * NIs drive, then step(); after step() the engine lists the NI-facing outputs valid
- * in the next cycle.
+ * in the next cycle, in node order, then channel order (docs/microarchitecture.md
+ * section 9: the NIs, the checker, the driver and the sink stalls see that order, so
+ * every engine must give it).
  */
 struct engine_ops {
 	const char *name;
@@ -207,7 +209,12 @@ int model_engine_create(struct engine *e, const struct router_params *p);
 void model_engine_destroy(struct engine *e);
 struct network *model_engine_network(const struct engine *e);
 
-/* Create a simulation with its own C model engine, or with the given engine. */
+/*
+ * Create a simulation with its own C model engine, or with the given engine.  A C
+ * model given bare (model_engine_network() finds it) with sinks that never stall is
+ * set to return the ejection credits itself (network_return_ejection_credits()): it
+ * serves that one simulation.
+ */
 struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen);
 struct sim *sim_create_with_engine(const struct sim_config *c, struct engine *e,
 				   char *err, size_t errlen);

@@ -185,6 +185,40 @@ def algos():
               "%s cycles compared, %s mismatches: %s" % (topo, flits, jc.get("cycles_compared"),
                                                          jc.get("mismatches"),
                                                          rc.stderr.strip().splitlines()[:1]))
+    same_order()
+
+
+# The fields only an engine's kind decides (docs/microarchitecture.md section 11).
+ENGINE_FIELDS = {"engine", "rtl", "compare", "cycles_compared", "signals_compared",
+                 "mismatches", "link_conflict_cycles", "wall_seconds", "cycles_per_second",
+                 "flit_hops_per_second"}
+
+
+def same_order():
+    # Every engine lists a cycle's ejections in node order, then channel order
+    # (docs/microarchitecture.md section 9), so the sink stalls, drawn in that order,
+    # and the drivers, told in that order, give the same run on every engine: the
+    # same JSON from the model, the RTL and the cosimulation.  (When the C model
+    # listed them in the order its routers were woken, each of these runs differed.)
+    runs = [("run", "--topology", "hypercube:4", "--algorithm", "direx", "--flits", "9"),
+            ("run", "--topology", "hypercube:4", "--algorithm", "aabbcast", "--flits", "9"),
+            ("run", "--topology", "mesh:4x4", "--algorithm", "direx", "--flits", "9"),
+            ("traffic", "--topology", "mesh:4x4", "--rate", "0.4", "--flits", "1-16",
+             "--cycles", "3000", "--ir-fraction", "0.3", "--b-fraction", "0.01")]
+    for args in runs:
+        out = {}
+        for engine in ("model", "rtl", "cosim"):
+            r, j = wormcast(*args, "--sink-stall", "0.3", "--seed", "5", "--engine", engine,
+                            "--json")
+            out[engine] = (r.returncode, {k: v for k, v in j.items() if k not in ENGINE_FIELDS})
+        m = out["model"][1]
+        differ = sorted({k for e in ("rtl", "cosim") for k in set(m) | set(out[e][1])
+                         if m.get(k) != out[e][1].get(k)})
+        check(out["model"][0] == out["rtl"][0] == out["cosim"][0] == 0 and m.get("cycles")
+              and not differ,
+              "%s with sink stalls 0.3: the model, the RTL and the cosimulation give the same "
+              "JSON (%s cycles%s)" % (" ".join(args[:5]), m.get("cycles"),
+                                      "; differ: " + ", ".join(differ) if differ else ""))
 
 
 def registers(topo, extra):

@@ -7,9 +7,11 @@
  * the bound; for traffic also every message's send, head, tail and delivery cycles.
  *
  * The options:
- *   direct NI      the NIs call the C model directly (model_engine_network()); off:
- *                  the same model behind a pass-through engine table, which the NIs
- *                  call through like any other engine (the RTL, the cosimulation);
+ *   direct NI      the NIs call the C model directly (model_engine_network()), and
+ *                  with sinks that never stall the model returns the ejection credits
+ *                  itself (network_return_ejection_credits()); off: the same model
+ *                  behind a pass-through engine table, which the NIs call through like
+ *                  any other engine (the RTL, the cosimulation), the credits with it;
  *   release        the simulation frees each message once delivered everywhere
  *                  (driver.release_messages, set by the algorithm runs), and each page
  *                  of its message table once all its messages are; off: kept;
@@ -504,6 +506,76 @@ static void one_traffic(const char *net, bool all_port)
 	model_engine_destroy(&inner);
 }
 
+/*
+ * Direct NI on and off in lockstep on net: every register of every router (the
+ * ejection outputs' credits_q included, which no statistic shows) the same after every
+ * cycle, so the credits the model returns itself when sinks never stall arrive in the
+ * cycle the NI's would.
+ */
+static void direct_registers(const char *net)
+{
+	struct sim_config cfg, run_cfg;
+	struct router_params rp;
+	struct engine bare, inner, outer;
+	struct router_regs_layout l;
+	struct router_state *x = calloc(2, sizeof(*x));
+	struct traffic tr[2];
+	struct driver d[2];
+	struct sim *s[2] = { NULL, NULL };
+	unsigned *seq = calloc(2 * 64, sizeof(unsigned));
+	char err[256];
+	uint64_t cycles = 0, differ_at = 0;
+
+	if (!config_for(net, true, &cfg))
+		goto out;
+	sim_config_router_params(&cfg, &rp);
+	if (!x || !seq || model_engine_create(&bare, &rp)) {
+		check(false, "out of memory");
+		goto out;
+	}
+	if (table_engine(&cfg, true, &run_cfg, &inner, &outer)) {
+		model_engine_destroy(&bare);
+		check(false, "out of memory");
+		goto out;
+	}
+	s[0] = sim_create_with_engine(&cfg, &bare, err, sizeof(err));
+	s[1] = sim_create_with_engine(&cfg, &outer, err, sizeof(err));
+	for (int k = 0; k < 2; k++) {
+		tr[k] = (struct traffic){ .rng = 777, .nodes = cfg.topo.nodes, .flits = 9,
+					  .sends_per_cycle = 3, .until = 400, .seq = &seq[64 * k],
+					  .width = (unsigned)cfg.payload_width };
+		d[k] = (struct driver){ .ctx = &tr[k], .tick = traffic_tick,
+					.finished = traffic_finished };
+	}
+	{
+		const struct router *r = network_router(model_engine_network(&bare), 0);
+
+		router_regs_layout(&l, r->n_in, r->n_out, r->depth, r->n_ports, r->n_vc);
+	}
+	while (s[0] && s[1] && !differ_at && cycles < 600) {
+		if (sim_step(s[0], &d[0]) != SIM_DONE || sim_step(s[1], &d[1]) != SIM_DONE)
+			break;
+		cycles++;
+		for (int v = 0; v < cfg.topo.nodes && !differ_at; v++) {
+			network_router_state(model_engine_network(&bare), v, &x[0]);
+			network_router_state(model_engine_network(&inner), v, &x[1]);
+			if (!router_state_equal(&l, &x[0], &x[1]))
+				differ_at = cycles;
+		}
+	}
+	check(s[0] && s[1] && cycles == 600 && !differ_at,
+	      "traffic on %s: direct NI on and off, every router's registers the same after each "
+	      "of %llu cycles (first difference after cycle %llu, 0: none)", net,
+	      (unsigned long long)cycles, (unsigned long long)differ_at);
+	sim_destroy(s[0]);
+	sim_destroy(s[1]);
+	model_engine_destroy(&bare);
+	model_engine_destroy(&inner);
+out:
+	free(seq);
+	free(x);
+}
+
 /* ---- latency summaries: the histogram against the sort ---- */
 
 static int cmp_u64(const void *a, const void *b)
@@ -595,6 +667,8 @@ int main(void)
 	one_traffic("hypercube:4", true);
 	one_traffic("mesh:4x4", false);
 	one_traffic("torus:4x4", true);
+	direct_registers("hypercube:4");
+	direct_registers("mesh:4x4");
 	printf("%d passed, %d failed\n", passed, failed);
 	return failed ? 1 : 0;
 }
