@@ -536,12 +536,3 @@ int network_buffered(const struct network *n)
 		b += router_buffered(&n->routers[v]);
 	return b;
 }
-
-/* Both sets: credits the network returns itself may wake a router a cycle later. */
-bool network_idle(const struct network *n)
-{
-	for (int w = 0; w < n->words; w++)
-		if (set_word(n->active[0], w) || set_word(n->active[1], w))
-			return false;
-	return true;
-}

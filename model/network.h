@@ -91,7 +91,6 @@ void network_router_state(const struct network *n, int node, struct router_state
 uint64_t network_link_moves(const struct network *n);	/* flits put on links, total */
 int network_last_moves(const struct network *n);	/* flits that left inputs last step */
 uint64_t network_conflict_cycles(const struct network *n); /* cycles where a head waited */
-bool network_idle(const struct network *n);		/* nothing buffered or in flight */
 int network_buffered(const struct network *n);
 
 #endif
