@@ -189,8 +189,10 @@ public:
     {
         if (!tried_) {
             tried_ = true;
-            state_.init(ctx, shape.topo.nodes, shape.vports + shape.inj, shape.vports + shape.ej,
-                        shape.vports, shape.vcs, shape.depth, scope_of);
+            std::vector<std::string> scopes;
+            for (int v = 0; v < shape.topo.nodes; ++v) scopes.push_back(scope_of(v));
+            state_.init(ctx, scopes, shape.vports + shape.inj, shape.vports + shape.ej, shape.vports,
+                        shape.vcs, shape.depth);
         }
         if (!state_.ok()) return false;
         state_.read(node, s);

@@ -14,6 +14,7 @@
 #include "coverage.h"
 #include "router_state.h"
 #include "sim.h"
+#include "sweep.h"
 
 /* A driver that makes a fixed list of sends at cycle 0. */
 struct sends {
@@ -221,7 +222,7 @@ static void test_pbcast_exact(void)
 	const int lens[] = { 1, 2, 17, 256 };
 	const int startups[] = { 1, 10, 37 };
 
-	for (int d = 1; d <= 12; d++) {
+	for (int d = 1; d <= sweep_dim(12); d++) {
 		int bad = 0, runs = 0;
 
 		for (unsigned li = 0; li < 4; li++)
@@ -332,7 +333,7 @@ static void test_replication_cost(void)
 	const int lens[] = { 1, 2, 17 };
 	const int trs[] = { 1, 2, 7 };
 
-	for (int d = 1; d <= 12; d++) {
+	for (int d = 1; d <= sweep_dim(12); d++) {
 		int bad = 0, runs = 0;
 
 		for (unsigned ti = 0; ti < 3; ti++)
@@ -665,6 +666,7 @@ static int mixed_runs(const char *topo, const struct router_opts *o, double rate
 static void test_broadcast_among_unicasts(void)
 {
 	const char *topos[] = { "hypercube:4", "mesh:4x4", "mesh:5x3" };
+	const uint64_t until = sweep_cycles(20000);
 
 	for (unsigned k = 0; k < 3; k++)
 		for (int flip = 0; flip < 4; flip++) {
@@ -676,12 +678,12 @@ static void test_broadcast_among_unicasts(void)
 			const char *to = dim_order_name(sim_topology(probe)->tree_order);
 
 			sim_destroy(probe);
-			bad = mixed_runs(topos[k], &o, 0.04, 20000, false, (uint64_t)(8 * flip),
+			bad = mixed_runs(topos[k], &o, 0.04, until, false, (uint64_t)(8 * flip),
 					 &broadcasts, &deliveries);
-			check(bad == 0 && broadcasts >= 100,
+			check(bad == 0 && broadcasts >= (int)(until / 200),
 			      "%s, routes %s, trees %s: one broadcast at a time among random unicasts (IR too), "
-			      "2 x 20,000 cycles, depth 2: no deadlock, all delivered (%d broadcasts)",
-			      topos[k], ro, to, broadcasts);
+			      "2 x %llu cycles, depth 2: no deadlock, all delivered (%d broadcasts, at least "
+			      "one per 200 cycles)", topos[k], ro, to, (unsigned long long)until, broadcasts);
 		}
 }
 
@@ -1431,15 +1433,17 @@ static void test_vcs_share_a_link(void)
 static void test_ring_torus_unicast_load(void)
 {
 	static const char *topos[] = { "ring:8", "ring:9", "torus:4x4", "torus:3x5" };
+	const uint64_t until = sweep_cycles(5000);
 
 	for (unsigned k = 0; k < sizeof(topos) / sizeof(topos[0]); k++) {
 		int broadcasts = 0;
 		uint64_t delivered = 0;
-		int bad = mixed_runs(topos[k], NULL, 0.3, 5000, true, 100, &broadcasts, &delivered);
+		int bad = mixed_runs(topos[k], NULL, 0.3, until, true, 100, &broadcasts, &delivered);
 
 		check(bad == 0 && delivered > 1000, "%s, V = 2: random unicasts (IR on a third) at 0.3 "
-		      "messages per node per cycle, depth 2, 2 x 5000 cycles: no deadlock, all %llu "
-		      "deliveries right", topos[k], (unsigned long long)delivered);
+		      "messages per node per cycle, depth 2, 2 x %llu cycles: no deadlock, all %llu "
+		      "deliveries right", topos[k], (unsigned long long)until,
+		      (unsigned long long)delivered);
 	}
 }
 
@@ -1450,19 +1454,21 @@ static void test_ring_torus_broadcast_among_unicasts(void)
 		const char *topo;
 		int vcs;
 	} cases[] = { { "ring:8", 2 }, { "ring:7", 2 }, { "torus:4x4", 3 }, { "torus:5x3", 3 } };
+	const uint64_t until = sweep_cycles(20000);
 
 	for (unsigned k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
 		for (int flip = 0; flip < 2; flip++) {
 			struct router_opts o = { .flip_route = flip, .flip_tree = flip, .vcs = cases[k].vcs };
 			int broadcasts = 0;
 			uint64_t deliveries = 0;
-			int bad = mixed_runs(cases[k].topo, &o, 0.04, 20000, false, (uint64_t)(8 * flip),
+			int bad = mixed_runs(cases[k].topo, &o, 0.04, until, false, (uint64_t)(8 * flip),
 					     &broadcasts, &deliveries);
 
-			check(bad == 0 && broadcasts >= 100,
+			check(bad == 0 && broadcasts >= (int)(until / 200),
 			      "%s, V = %d, route and tree order %s: one broadcast at a time among random "
-			      "unicasts, 2 x 20,000 cycles, depth 2: no deadlock (%d broadcasts)",
-			      cases[k].topo, cases[k].vcs, flip ? "descending" : "ascending", broadcasts);
+			      "unicasts, 2 x %llu cycles, depth 2: no deadlock (%d broadcasts, at least one "
+			      "per 200 cycles)", cases[k].topo, cases[k].vcs, flip ? "descending" : "ascending",
+			      (unsigned long long)until, broadcasts);
 		}
 }
 
@@ -1509,6 +1515,7 @@ static void test_torus_broadcast_class(void)
 
 int main(void)
 {
+	sweep_note("test_model");
 	test_coverage_reachability();
 	test_register_vector();
 	test_checker_catches();

@@ -271,8 +271,9 @@ r = run("tree", "--topology", "hypercube:4", "--root", "16")
 check(one_line(r, 2), "tree --root outside the network: one line, exit 2")
 
 # ---- the progress bar ----
-SWEEP = ["sweep", "--topology", "hypercube:7", "--algorithms", "pbcast,hk,sbt",
-         "--flits", "1000,2000,3000,4000", "--jobs", "2"]
+# The bar is drawn when the sweep starts and after every run, however short the runs.
+SWEEP = ["sweep", "--topology", "hypercube:4", "--algorithms", "pbcast,hk,sbt",
+         "--flits", "10,20,30,40", "--jobs", "2"]
 
 
 def on_pty(args):

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "../check.h"
+#include "../sweep.h"
 #include "sim.h"
 
 static uint64_t rng_state;
@@ -125,8 +126,10 @@ static struct outcome one(const struct sim_config *cfg, struct soak *k, bool gat
 
 int main(int argc, char **argv)
 {
-	int runs = argc > 1 ? atoi(argv[1]) : 100, ungated_deadlocks = 0, ungated_runs = 0;
+	int runs = sweep_runs(argc > 1 ? atoi(argv[1]) : 100), ungated_deadlocks = 0, ungated_runs = 0;
 	uint64_t seed = argc > 2 ? strtoull(argv[2], NULL, 10) : 1, cycles = 0, messages = 0;
+
+	sweep_note("soak_bcast");
 
 	for (int run = 0; run < runs; run++) {
 		struct sim_config cfg;

@@ -22,6 +22,7 @@
 #include "bounds.h"
 #include "schedule.h"
 #include "skeleton.h"
+#include "../sweep.h"
 
 static int passed, failed;
 static bool verbose = true;
@@ -817,12 +818,13 @@ static void test_aas(void)
 	};
 	static const int Ls[] = { 1, 2, 5 }, tss[] = { 1, 3, 10 };
 
+	/* The large networks at three of the nine (L, t_s), in the small sweep at one. */
 	for (size_t a = 0; a < sizeof(runs) / sizeof(runs[0]); a++)
 		for (int k = 0; k < 8 && runs[a].topos[k]; k++)
 			for (int l = 0; l < 3; l++)
 				for (int t = 0; t < 3; t++)
-					if (l == t || (!strstr(runs[a].topos[k], "8x8") &&
-						       !strstr(runs[a].topos[k], "16x16")))
+					if ((l == t && (l == 0 || !sweep_small())) ||
+					    (!strstr(runs[a].topos[k], "8x8") && !strstr(runs[a].topos[k], "16x16")))
 						exact_run(runs[a].name, runs[a].topos[k], tss[t], Ls[l], 0, NULL);
 	/* A long block, the smallest buffers, the widest payload. */
 	{
@@ -1245,6 +1247,7 @@ int main(int argc, char **argv)
 	if (argc > 1 && !strcmp(argv[1], "-q"))
 		verbose = false;
 
+	sweep_note("test_algos");
 	test_registry();
 	test_rings();
 	test_ring_aas();
@@ -1254,7 +1257,7 @@ int main(int argc, char **argv)
 	test_engine();
 
 	/* pbcast exact for d = 1..12, L in {1, 2, 17, 256}. */
-	for (int d = 1; d <= 12; d++) {
+	for (int d = 1; d <= sweep_dim(12); d++) {
 		static const int pl[] = { 1, 2, 17, 256 };
 		int n = 1 << d, roots[] = { 0, n - 1, (n / 3) | 1 };
 
@@ -1265,7 +1268,7 @@ int main(int argc, char **argv)
 	}
 
 	/* pbcast with a replication cost: Jeon & Kim eq. 2, n*T_r included, exactly. */
-	for (int d = 1; d <= 12; d++) {
+	for (int d = 1; d <= sweep_dim(12); d++) {
 		static const int trs[] = { 1, 3, 255 };
 		int n = 1 << d;
 
@@ -1304,7 +1307,7 @@ int main(int argc, char **argv)
 		static const char *mesh[] = { "pbcast", "hampath", "rdmesh", "mstcf" };
 
 		for (size_t a = 0; a < sizeof(hyper) / sizeof(hyper[0]); a++)
-			for (int d = 1; d <= (strcmp(hyper[a], "direx") ? 10 : 5); d++)
+			for (int d = 1; d <= sweep_dim(strcmp(hyper[a], "direx") ? 10 : 5); d++)
 				exact_run(hyper[a], hc(d), tss[d % 3], Ls[(d + f) % 4], (5 * d) % (1 << d), &o);
 		for (size_t a = 0; a < sizeof(mesh) / sizeof(mesh[0]); a++)
 			for (size_t m = 0; m < sizeof(meshes) / sizeof(meshes[0]); m++) {
@@ -1322,7 +1325,7 @@ int main(int argc, char **argv)
 
 	/* Hypercube algorithms, d = 1..8 (irruns up to 8, hk also 9..12 below). */
 	for (size_t a = 0; a < sizeof(hyper_algos) / sizeof(hyper_algos[0]); a++)
-		for (int d = 1; d <= 8; d++) {
+		for (int d = 1; d <= sweep_dim(8); d++) {
 			int n = 1 << d, roots[] = { 0, n - 1, (5 * n / 7) % n };
 
 			for (int l = 0; l < 4; l++)
@@ -1336,7 +1339,7 @@ int main(int argc, char **argv)
 		exact_run("sbt", hc(d), 5, 17, 3, NULL);
 
 	/* direx: p(p-1) messages, so smaller cubes, and one Q_7. */
-	for (int d = 1; d <= 6; d++)
+	for (int d = 1; d <= sweep_dim(6); d++)
 		for (int l = 0; l < 4; l++)
 			for (int t = 0; t < 3; t++)
 				if ((l + t + d) % 2 == 0 || d <= 3)

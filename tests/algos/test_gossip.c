@@ -16,6 +16,7 @@
 #include "bounds.h"
 #include "schedule.h"
 #include "skeleton.h"
+#include "../sweep.h"
 
 /* ---- closed forms, independent of algos/ ---- */
 
@@ -195,7 +196,7 @@ static void test_dimex(void)
 {
 	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
 
-	for (int d = 1; d <= 8; d++)
+	for (int d = 1; d <= sweep_dim(8); d++)
 		for (int l = 0; l < 4; l++)
 			for (int t = 0; t < 3; t++)
 				if (d <= 6 || (l + t) % 3 == 0)
@@ -213,7 +214,7 @@ static void test_flood(void)
 {
 	static const int Ls[] = { 1, 2, 17, 64 }, tss[] = { 1, 5, 20 };
 
-	for (int d = 1; d <= 8; d++)
+	for (int d = 1; d <= sweep_dim(8); d++)
 		for (int l = 0; l < 4; l++)
 			for (int t = 0; t < 3; t++) {
 				struct sim_config cfg;
@@ -577,7 +578,7 @@ static void test_bcast(void)
 	static const char *meshes[] = { "mesh:1x2", "mesh:1x5", "mesh:2x2", "mesh:3x3", "mesh:3x4",
 					"mesh:5x3", "mesh:4x4", "mesh:1x8", "mesh:7x1", "mesh:2x5" };
 
-	for (int d = 1; d <= 7; d++)
+	for (int d = 1; d <= sweep_dim(7); d++)
 		for (int l = 0; l < 8; l++)
 			for (int t = 0; t < 3; t++)
 				for (int tr = 0; tr <= 2; tr++) {
@@ -707,6 +708,7 @@ static void test_bounds(void)
 
 int main(void)
 {
+	sweep_note("test_gossip");
 	test_registry();
 	test_bounds();
 	test_dimex();
