@@ -68,15 +68,24 @@ static uint32_t virtual_links(const struct topology *t, uint32_t ports, bool bro
 	return m;
 }
 
-/* flatten: the header decode and the topology's route inlined, once per head and hop. */
-__attribute__((flatten)) uint32_t
-route_of(const struct router_params *p, int node, flit_t head, int input)
+/* The ejection channel a head arriving on input leaves by if it is received here. */
+static inline uint32_t ejection_of(const struct router_params *p, int links, int input)
+{
+	bool from_link = input < links;
+
+	return from_link ? 1u << (p->all_port ? links + input : links) : 0;
+}
+
+/*
+ * B headers and virtual channels (out of line, the topology's trees inlined): the
+ * rest of route_of().
+ */
+static __attribute__((noinline, flatten)) uint32_t
+route_of_tree_or_vc(const struct router_params *p, int node, flit_t head, int input)
 {
 	const struct topology *t = p->topo;
 	struct header h = header_unpack(flit_payload(head), (unsigned)p->payload_width);
-	int links = topology_link_vports(t);
-	bool from_link = input < links;
-	uint32_t eject = from_link ? 1u << (p->all_port ? links + input : links) : 0;
+	uint32_t eject = ejection_of(p, topology_link_vports(t), input);
 
 	if (h.type == HDR_B) {
 		/* ir selects the path broadcast's Hamiltonian path instead of the tree. */
@@ -92,6 +101,25 @@ route_of(const struct router_params *p, int node, flit_t head, int input)
 	if (port < 0)
 		return eject;
 	return virtual_links(t, 1u << port, false, (int)h.source, node) | (h.ir ? eject : 0);
+}
+
+/*
+ * A unicast (R header) with V = 1, the head of every message of a direct exchange or
+ * of random traffic at every hop, is decoded and routed here without the call and
+ * the saved registers that the trees' code needs (docs/performance.md).
+ */
+uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
+{
+	const struct topology *t = p->topo;
+	uint64_t payload = flit_payload(head);
+	int port;
+
+	if (((payload >> HDR_TYPE_BIT) & 1u) == HDR_B || t->vcs != 1)
+		return route_of_tree_or_vc(p, node, head, input);
+	port = unicast_next_port(t, node, (int)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1));
+	if (port < 0)
+		return ejection_of(p, t->ports, input);
+	return 1u << port | (((payload >> HDR_IR_BIT) & 1u) ? ejection_of(p, t->ports, input) : 0);
 }
 
 uint32_t router_route(const struct router *r, flit_t head, int input)
