@@ -215,15 +215,34 @@ static inline int link_peer(const struct network *n, int v, int p)
 }
 
 /*
+ * How network_step() finds a link's far end: the loop is compiled once for each.
+ * A hypercube's and a mesh's wiring (no wrap-around, V = 1) is a formula with no
+ * per-node table; on a hypercube it reads none of the network's words, which every
+ * flit and credit stored into a router may alias, so that they are loaded again for
+ * each (2.3 and 4.2 instructions per flit-hop on pbcast and direx,
+ * docs/performance.md).  The mesh keeps its two words: the port as peer ^ 1 instead
+ * of peer[p] counted 1.0 more per flit-hop on uniform traffic (the register
+ * allocation of its copy of the loop).
+ */
+enum wiring {
+	WIRING_HYPERCUBE,	/* link p of v: node v ^ 2^p, its port p */
+	WIRING_MESH,		/* link p of v: node v + hop_add[p], its port peer[p] */
+	WIRING_GENERAL,		/* rings, tori, virtual channels */
+};
+
+/*
  * Virtual link port k of node v (port k / V, class k % V) into the peer's port of
  * the same class; *w the peer node.  With V = 1, port p into peer[p].
  */
 static inline __attribute__((always_inline)) int
-link_peer_port(const struct network *n, int v, int k, int *w, bool simple)
+link_peer_port(const struct network *n, int v, int k, int *w, enum wiring wiring)
 {
-	if (simple) {
-		/* No wrap-around, no virtual channels: the formula alone. */
-		*w = (v ^ n->hop_xor[k]) + n->hop_add[k];
+	if (wiring == WIRING_HYPERCUBE) {
+		*w = v ^ (1 << k);
+		return k;
+	}
+	if (wiring == WIRING_MESH) {
+		*w = v + n->hop_add[k];
 		return n->peer[k];
 	}
 	if (n->vcs == 1) {
@@ -241,7 +260,7 @@ link_peer_port(const struct network *n, int v, int k, int *w, bool simple)
  * the NIs read.
  */
 static inline __attribute__((always_inline)) int
-drive_wires(struct network *n, uint8_t *next, int v, struct router *r, bool simple)
+drive_wires(struct network *n, uint8_t *next, int v, struct router *r, enum wiring wiring)
 {
 	int moves = 0;
 	int ports = n->links;
@@ -251,7 +270,7 @@ drive_wires(struct network *n, uint8_t *next, int v, struct router *r, bool simp
 		int o = __builtin_ctz(m);
 
 		if (o < ports) {
-			int w, q = link_peer_port(n, v, o, &w, simple);
+			int w, q = link_peer_port(n, v, o, &w, wiring);
 			struct router *d = &n->routers[w];
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
@@ -277,7 +296,7 @@ drive_wires(struct network *n, uint8_t *next, int v, struct router *r, bool simp
 
 		moves++;
 		if (i < ports) {
-			int w, q = link_peer_port(n, v, i, &w, simple);
+			int w, q = link_peer_port(n, v, i, &w, wiring);
 			struct router *d = &n->routers[w];
 
 			router_drive_credit(d, n->cycle, q);
@@ -339,7 +358,7 @@ static void rebase(struct network *n, uint64_t cycle)
  * an input).
  */
 static inline __attribute__((always_inline)) int
-step_router(struct network *n, uint8_t *next, int v, uint64_t cycle, bool simple,
+step_router(struct network *n, uint8_t *next, int v, uint64_t cycle, enum wiring wiring,
 	    bool stream, bool *conflict)
 {
 	struct router *r = &n->routers[v];
@@ -358,7 +377,7 @@ step_router(struct network *n, uint8_t *next, int v, uint64_t cycle, bool simple
 		*conflict |= r->conflict_now;
 		router_commit(r);
 	}
-	return drive_wires(n, next, v, r, simple);
+	return drive_wires(n, next, v, r, wiring);
 }
 
 /*
@@ -366,11 +385,11 @@ step_router(struct network *n, uint8_t *next, int v, uint64_t cycle, bool simple
  * ejections and injection credits they drive are listed in that order.
  */
 static inline __attribute__((always_inline)) int
-step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, bool simple,
+step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enum wiring wiring,
 	     bool *conflict)
 {
 	/* A router whose flits all stream takes the short path (router_streams()). */
-	bool stream = simple || n->vcs == 1;
+	bool stream = wiring != WIRING_GENERAL || n->vcs == 1;
 	int moves = 0;
 
 	for (int w = 0, words = n->words; w < words; w++) {
@@ -382,7 +401,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, boo
 		for (; b; b &= b - 1) {
 			int v = set_first(w, b);
 
-			moves += step_router(n, next, v, cycle, simple, stream, conflict);
+			moves += step_router(n, next, v, cycle, wiring, stream, conflict);
 		}
 	}
 	return moves;
@@ -424,12 +443,14 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	n->inj_credit_end = n->inj_credit;
 	/*
 	 * Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula, and
-	 * the loop is compiled for them alone.
+	 * the loop is compiled for each of them alone (enum wiring).
 	 */
-	if (!n->nbr && n->vcs == 1)
-		moves = step_routers(n, set, next, cycle, true, &conflict);
+	if (n->nbr || n->vcs != 1)
+		moves = step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
+	else if (n->topo.kind == TOPO_HYPERCUBE)
+		moves = step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
 	else
-		moves = step_routers(n, set, next, cycle, false, &conflict);
+		moves = step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
 	n->last_moves = moves;
 	if (conflict)
 		n->conflict_cycles++;
