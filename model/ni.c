@@ -51,7 +51,8 @@ struct ni {
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
-	int *inj_active, n_inj_active;
+	struct inj_channel **inj_active;	/* the channels with work, in list order */
+	int n_inj_active;
 	struct ej_ref *ej_active;
 	int n_ej_active;
 	struct message **done;
@@ -83,7 +84,7 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->sink_stall = sink_stall;
 	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	n->inj = calloc(total, sizeof(*n->inj));
-	n->inj_active = malloc(sizeof(int) * total);
+	n->inj_active = malloc(sizeof(*n->inj_active) * total);
 	n->ej_active = malloc(sizeof(*n->ej_active) * total);
 	if (!n->inj || !n->inj_active || !n->ej_active) {
 		ni_destroy(n);
@@ -115,7 +116,7 @@ static void activate_inj(struct ni *n, int k)
 {
 	if (!n->inj[k].active) {
 		n->inj[k].active = true;
-		n->inj_active[n->n_inj_active++] = k;
+		n->inj_active[n->n_inj_active++] = &n->inj[k];
 	}
 }
 
@@ -312,8 +313,7 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	/* Injection side: offer the next flit where start-up is over and credit allows. */
 	kept = 0;
 	for (int a = 0; a < n->n_inj_active; a++) {
-		int k = n->inj_active[a];
-		struct inj_channel *ch = &n->inj[k];
+		struct inj_channel *ch = n->inj_active[a];
 
 		if (ch->n > 0 && now >= ch->start && ch->credits > 0) {
 			struct message *m = ch->queue[ch->head];
@@ -352,7 +352,7 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 		}
 		/* An idle channel leaves the list; a returning credit puts it back. */
 		if (ch->n > 0)
-			n->inj_active[kept++] = k;
+			n->inj_active[kept++] = ch;
 		else
 			ch->active = false;
 	}
@@ -370,7 +370,7 @@ bool ni_out_of_memory(const struct ni *n)
 bool ni_idle(const struct ni *n)
 {
 	for (int a = 0; a < n->n_inj_active; a++)
-		if (n->inj[n->inj_active[a]].n > 0)
+		if (n->inj_active[a]->n > 0)
 			return false;
 	for (int a = 0; a < n->n_ej_active; a++)
 		if (n->ej_active[a].ch->count > 0)
@@ -381,7 +381,7 @@ bool ni_idle(const struct ni *n)
 bool ni_starting(const struct ni *n, uint64_t now)
 {
 	for (int a = 0; a < n->n_inj_active; a++) {
-		const struct inj_channel *ch = &n->inj[n->inj_active[a]];
+		const struct inj_channel *ch = n->inj_active[a];
 
 		if (ch->n > 0 && now < ch->start)
 			return true;
