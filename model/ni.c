@@ -224,14 +224,16 @@ static inline void return_credit(const struct engine *e, struct network *net, in
 		e->ops->return_credit(e->impl, node, channel);
 }
 
-/* The next flit of ch's message m (flit i); a data flit's word is made and the next one readied. */
-static inline flit_t next_flit(const struct ni *n, struct inj_channel *ch, const struct message *m)
+/*
+ * The next data flit of ch's message m (ch->flit > 0: the head is m->head): its word is
+ * made and the next one readied.
+ */
+static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch,
+				    const struct message *m)
 {
 	unsigned kind = ch->flit == m->len - 1 ? FLIT_TAIL : FLIT_BODY;
 	flit_t f;
 
-	if (ch->flit == 0)
-		return m->head;
 	if (ch->step) {
 		f = (ch->want & n->flit_mask) | kind;
 		ch->want += ch->step;
@@ -315,9 +317,23 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	for (int a = 0; a < n->n_inj_active; a++) {
 		struct inj_channel *ch = n->inj_active[a];
 
-		if (ch->n > 0 && now >= ch->start && ch->credits > 0) {
+		/*
+		 * An idle channel leaves the list (a returning credit puts it back): one
+		 * listed again by a credit, or one whose last tail goes now.
+		 */
+		if (ch->n == 0)
+			goto idle;
+		if (now >= ch->start && ch->credits > 0) {
 			struct message *m = ch->queue[ch->head];
-			flit_t f = next_flit(n, ch, m);
+			flit_t f;
+
+			/* (The head's branch also notes its cycle: one test of flit 0.) */
+			if (ch->flit == 0) {
+				f = m->head;
+				m->head_cycle = now;
+			} else {
+				f = next_data_flit(n, ch, m);
+			}
 
 			if (net)
 				network_inject(net, ch->node, ch->channel, f);
@@ -325,8 +341,6 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 				e->ops->inject(e->impl, ch->node, ch->channel, f);
 			ch->credits--;
 			progress++;
-			if (ch->flit == 0)
-				m->head_cycle = now;
 			if (++ch->flit == m->len) {
 				m->tail_cycle = now;
 				if (nd == n->cap_done) {
@@ -346,15 +360,15 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 				ch->head = (ch->head + 1) % ch->cap;
 				ch->n--;
 				ch->free_from = now + 1;
-				if (ch->n > 0)
-					load_message(n, ch, ch->queue[ch->head]);
+				if (ch->n == 0)
+					goto idle;
+				load_message(n, ch, ch->queue[ch->head]);
 			}
 		}
-		/* An idle channel leaves the list; a returning credit puts it back. */
-		if (ch->n > 0)
-			n->inj_active[kept++] = ch;
-		else
-			ch->active = false;
+		n->inj_active[kept++] = ch;
+		continue;
+idle:
+		ch->active = false;
 	}
 	n->n_inj_active = kept;
 	*done = n->done;
