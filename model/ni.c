@@ -24,7 +24,7 @@ struct inj_channel {
 	};
 	uint64_t step;		/* the key's step << FLIT_KIND_BITS, or 0: stored words */
 	int head, n, cap;
-	int flit;		/* next flit of queue[head] to offer */
+	int left;		/* flits of queue[head] still to offer */
 	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
 	 * A credit the router returns is counted at once (ni_credit_in()): it is valid in
@@ -131,7 +131,7 @@ static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 /* Message m comes to the head of ch's queue: its start-up and its first data word. */
 static void load_message(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
-	ch->flit = 0;
+	ch->left = m->len;
 	ch->start = start_cycle(n, ch, m);
 	if (m->stored) {
 		ch->next = m->data;
@@ -225,13 +225,12 @@ static inline void return_credit(const struct engine *e, struct network *net, in
 }
 
 /*
- * The next data flit of ch's message m (ch->flit > 0: the head is m->head): its word is
- * made and the next one readied.
+ * The next data flit of ch's message (past its head, which is m->head): its word is made
+ * and the next one readied; the last one is the tail.
  */
-static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch,
-				    const struct message *m)
+static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch)
 {
-	unsigned kind = ch->flit == m->len - 1 ? FLIT_TAIL : FLIT_BODY;
+	unsigned kind = ch->left == 1 ? FLIT_TAIL : FLIT_BODY;
 	flit_t f;
 
 	if (ch->step) {
@@ -327,12 +326,12 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 			struct message *m = ch->queue[ch->head];
 			flit_t f;
 
-			/* (The head's branch also notes its cycle: one test of flit 0.) */
-			if (ch->flit == 0) {
+			/* (The head's branch also notes its cycle: one test for the head.) */
+			if (ch->left == m->len) {
 				f = m->head;
 				m->head_cycle = now;
 			} else {
-				f = next_data_flit(n, ch, m);
+				f = next_data_flit(n, ch);
 			}
 
 			if (net)
@@ -341,7 +340,7 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 				e->ops->inject(e->impl, ch->node, ch->channel, f);
 			ch->credits--;
 			progress++;
-			if (++ch->flit == m->len) {
+			if (--ch->left == 0) {
 				m->tail_cycle = now;
 				if (nd == n->cap_done) {
 					int cap = n->cap_done ? 2 * n->cap_done : 64;
