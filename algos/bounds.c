@@ -86,6 +86,7 @@ static int lower_bound(const struct sim_config *cfg, int words, bool aas, struct
 	const struct topology *t = &cfg->topo;
 	long long ts = cfg->startup, mu = words, n = t->nodes, sumdist = 0, links = 0, x;
 	int squeeze[FLIT_MAX_NODES];	/* ceil(mu / c_v): the cycles node v's block takes */
+	bool even = true;		/* every node's block squeezed alike */
 
 	memset(b, 0, sizeof(*b));
 	if (n < 2)
@@ -100,19 +101,30 @@ static int lower_bound(const struct sim_config *cfg, int words, bool aas, struct
 	for (int v = 0; v < n; v++) {
 		links += degree(t, v);
 		squeeze[v] = (int)ceil_div(mu, cap(cfg, v));
+		even = even && squeeze[v] == squeeze[0];
 	}
-	for (int s = 0; s < n; s++)
-		for (int d = 0; d < n; d++) {
-			long long dist, T;
+	if (t->kind == TOPO_HYPERCUBE && even) {
+		/*
+		 * The pairs' loop below in closed form, where it was most of a large exchange's
+		 * set-up (Q_12: 16.7 M pairs): from every node d 2^(d-1) hops to all the others
+		 * together, the farthest d away.
+		 */
+		sumdist = n * t->dim * (n / 2);
+		b->latency = ts + t->dim + squeeze[0];
+	} else {
+		for (int s = 0; s < n; s++)
+			for (int d = 0; d < n; d++) {
+				long long dist, T;
 
-			if (s == d)
-				continue;
-			dist = topology_distance(t, s, d);
-			sumdist += dist;
-			T = ts + dist + (squeeze[s] > squeeze[d] ? squeeze[s] : squeeze[d]);
-			if (T > b->latency)
-				b->latency = T;
-		}
+				if (s == d)
+					continue;
+				dist = topology_distance(t, s, d);
+				sumdist += dist;
+				T = ts + dist + (squeeze[s] > squeeze[d] ? squeeze[s] : squeeze[d]);
+				if (T > b->latency)
+					b->latency = T;
+			}
+	}
 	/* Cuts: straight ones, and every node on its own (what it sends, what it receives). */
 	straight_cuts(cfg, aas, mu, b);
 	for (int v = 0; v < n; v++) {

@@ -24,7 +24,7 @@ struct inj_channel {
 	};
 	uint64_t step;		/* the key's step << FLIT_KIND_BITS, or 0: stored words */
 	int head, n, cap;
-	int flit;		/* next flit of queue[head] to offer */
+	int left;		/* flits of queue[head] still to offer */
 	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
 	 * A credit the router returns is counted at once (ni_credit_in()): it is valid in
@@ -51,7 +51,8 @@ struct ni {
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
-	int *inj_active, n_inj_active;
+	struct inj_channel **inj_active;	/* the channels with work, in list order */
+	int n_inj_active;
 	struct ej_ref *ej_active;
 	int n_ej_active;
 	struct message **done;
@@ -83,7 +84,7 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->sink_stall = sink_stall;
 	n->rng = seed ? seed : 0x9e3779b97f4a7c15ull;
 	n->inj = calloc(total, sizeof(*n->inj));
-	n->inj_active = malloc(sizeof(int) * total);
+	n->inj_active = malloc(sizeof(*n->inj_active) * total);
 	n->ej_active = malloc(sizeof(*n->ej_active) * total);
 	if (!n->inj || !n->inj_active || !n->ej_active) {
 		ni_destroy(n);
@@ -115,7 +116,7 @@ static void activate_inj(struct ni *n, int k)
 {
 	if (!n->inj[k].active) {
 		n->inj[k].active = true;
-		n->inj_active[n->n_inj_active++] = k;
+		n->inj_active[n->n_inj_active++] = &n->inj[k];
 	}
 }
 
@@ -130,7 +131,7 @@ static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 /* Message m comes to the head of ch's queue: its start-up and its first data word. */
 static void load_message(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
-	ch->flit = 0;
+	ch->left = m->len;
 	ch->start = start_cycle(n, ch, m);
 	if (m->stored) {
 		ch->next = m->data;
@@ -223,14 +224,15 @@ static inline void return_credit(const struct engine *e, struct network *net, in
 		e->ops->return_credit(e->impl, node, channel);
 }
 
-/* The next flit of ch's message m (flit i); a data flit's word is made and the next one readied. */
-static inline flit_t next_flit(const struct ni *n, struct inj_channel *ch, const struct message *m)
+/*
+ * The next data flit of ch's message (past its head, which is m->head): its word is made
+ * and the next one readied; the last one is the tail.
+ */
+static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch)
 {
-	unsigned kind = ch->flit == m->len - 1 ? FLIT_TAIL : FLIT_BODY;
+	unsigned kind = ch->left == 1 ? FLIT_TAIL : FLIT_BODY;
 	flit_t f;
 
-	if (ch->flit == 0)
-		return m->head;
 	if (ch->step) {
 		f = (ch->want & n->flit_mask) | kind;
 		ch->want += ch->step;
@@ -312,12 +314,25 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	/* Injection side: offer the next flit where start-up is over and credit allows. */
 	kept = 0;
 	for (int a = 0; a < n->n_inj_active; a++) {
-		int k = n->inj_active[a];
-		struct inj_channel *ch = &n->inj[k];
+		struct inj_channel *ch = n->inj_active[a];
 
-		if (ch->n > 0 && now >= ch->start && ch->credits > 0) {
+		/*
+		 * An idle channel leaves the list (a returning credit puts it back): one
+		 * listed again by a credit, or one whose last tail goes now.
+		 */
+		if (ch->n == 0)
+			goto idle;
+		if (now >= ch->start && ch->credits > 0) {
 			struct message *m = ch->queue[ch->head];
-			flit_t f = next_flit(n, ch, m);
+			flit_t f;
+
+			/* (The head's branch also notes its cycle: one test for the head.) */
+			if (ch->left == m->len) {
+				f = m->head;
+				m->head_cycle = now;
+			} else {
+				f = next_data_flit(n, ch);
+			}
 
 			if (net)
 				network_inject(net, ch->node, ch->channel, f);
@@ -325,9 +340,7 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 				e->ops->inject(e->impl, ch->node, ch->channel, f);
 			ch->credits--;
 			progress++;
-			if (ch->flit == 0)
-				m->head_cycle = now;
-			if (++ch->flit == m->len) {
+			if (--ch->left == 0) {
 				m->tail_cycle = now;
 				if (nd == n->cap_done) {
 					int cap = n->cap_done ? 2 * n->cap_done : 64;
@@ -346,15 +359,15 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 				ch->head = (ch->head + 1) % ch->cap;
 				ch->n--;
 				ch->free_from = now + 1;
-				if (ch->n > 0)
-					load_message(n, ch, ch->queue[ch->head]);
+				if (ch->n == 0)
+					goto idle;
+				load_message(n, ch, ch->queue[ch->head]);
 			}
 		}
-		/* An idle channel leaves the list; a returning credit puts it back. */
-		if (ch->n > 0)
-			n->inj_active[kept++] = k;
-		else
-			ch->active = false;
+		n->inj_active[kept++] = ch;
+		continue;
+idle:
+		ch->active = false;
 	}
 	n->n_inj_active = kept;
 	*done = n->done;
@@ -370,7 +383,7 @@ bool ni_out_of_memory(const struct ni *n)
 bool ni_idle(const struct ni *n)
 {
 	for (int a = 0; a < n->n_inj_active; a++)
-		if (n->inj[n->inj_active[a]].n > 0)
+		if (n->inj_active[a]->n > 0)
 			return false;
 	for (int a = 0; a < n->n_ej_active; a++)
 		if (n->ej_active[a].ch->count > 0)
@@ -381,7 +394,7 @@ bool ni_idle(const struct ni *n)
 bool ni_starting(const struct ni *n, uint64_t now)
 {
 	for (int a = 0; a < n->n_inj_active; a++) {
-		const struct inj_channel *ch = &n->inj[n->inj_active[a]];
+		const struct inj_channel *ch = n->inj_active[a];
 
 		if (ch->n > 0 && now < ch->start)
 			return true;

@@ -287,10 +287,23 @@ int topology_peer_port(const struct topology *t, int port)
 	return port ^ 1;	/* E<->W, N<->S */
 }
 
+/*
+ * The bits set in x, without a call: __builtin_popcount() is a libgcc call (21
+ * instructions) unless the target has POPCNT, and the lower bounds ask the distance of
+ * every pair of nodes.
+ */
+static inline int popcount32(uint32_t x)
+{
+	x -= (x >> 1) & 0x55555555u;
+	x = (x & 0x33333333u) + ((x >> 2) & 0x33333333u);
+	x = (x + (x >> 4)) & 0x0f0f0f0fu;
+	return (int)((x * 0x01010101u) >> 24);
+}
+
 int topology_distance(const struct topology *t, int from, int to)
 {
 	if (t->kind == TOPO_HYPERCUBE)
-		return __builtin_popcount((unsigned)(from ^ to));
+		return popcount32((uint32_t)(from ^ to));
 	return axis_distance(t, t->rows, mesh_row(t, from), mesh_row(t, to)) +
 	       axis_distance(t, t->cols, mesh_col(t, from), mesh_col(t, to));
 }
