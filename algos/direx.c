@@ -58,8 +58,8 @@ static int dx_plan(const struct algo_params *p, int node, const struct receipt *
 	for (int j = plan_sends(pl) + 1; j <= upto && j < n; j++) {
 		struct xfer_spec x = { .dest = node ^ j, .group = j - 1 };
 
-		if (plan_xfer(pl, &x) || plan_block(pl, node, node ^ j, 0) ||
-		    (j > 1 && plan_wait(pl, node ^ (j - 1), node, 0)))
+		if (plan_xfer_block(pl, &x, node, node ^ j, 0,
+				    j > 1 ? node ^ (j - 1) : -1, node, 0))
 			return -1;
 	}
 	return 0;

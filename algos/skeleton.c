@@ -369,6 +369,36 @@ int plan_wait(struct plan *pl, int origin, int dest, int index)
 	return plan_entry(pl, origin, dest, index, KEY_WAIT);
 }
 
+int plan_xfer_block(struct plan *pl, const struct xfer_spec *x, int b_origin, int b_dest,
+		    int b_index, int w_origin, int w_dest, int w_index)
+{
+	struct skeleton *sk = pl->sk;
+	struct node_plan *np = &sk->node[pl->node];
+	struct xfer *nx;
+	int need = w_origin >= 0 ? 2 : 1;
+
+	if (plan_xfer(pl, x))
+		return -1;
+	/* The send just made is PLANNED with no entry: plan_entry()'s first and last test hold. */
+	if ((unsigned)b_origin >= (unsigned)sk->nodes || (unsigned)b_dest + 1u > (unsigned)sk->nodes ||
+	    (unsigned)b_index >= (unsigned)sk->blocks)
+		return plan_fail(pl, "no block (%d, %d, %d)", b_origin, b_dest, b_index);
+	if (need == 2 && ((unsigned)w_origin >= (unsigned)sk->nodes ||
+			  (unsigned)w_dest + 1u > (unsigned)sk->nodes ||
+			  (unsigned)w_index >= (unsigned)sk->blocks))
+		return plan_fail(pl, "no block (%d, %d, %d)", w_origin, w_dest, w_index);
+	while (np->nkeys + (uint32_t)need > np->capkeys)
+		if (grow_keys(np))
+			return plan_out_of_memory(pl);
+	nx = &np->x[np->n - 1];
+	np->keys[np->nkeys++] = block_key(b_origin, b_dest, b_index);
+	if (need == 2)
+		np->keys[np->nkeys++] = block_key(w_origin, w_dest, w_index) | KEY_WAIT;
+	nx->n = (uint32_t)need;
+	nx->carried = 1;
+	return 0;
+}
+
 int plan_forward(struct plan *pl, int dest, int group, bool ir, uint64_t tag)
 {
 	struct xfer_spec x = { .dest = dest, .ir = ir, .group = group, .tag = tag };

@@ -114,6 +114,13 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x);
 int plan_block(struct plan *pl, int origin, int dest, int index);
 /* The last send also waits until the node holds this block. */
 int plan_wait(struct plan *pl, int origin, int dest, int index);
+/*
+ * plan_xfer() + plan_block(b_origin, b_dest, b_index) + (with w_origin >= 0)
+ * plan_wait(w_origin, w_dest, w_index) in one call, with the same checks: a plan that
+ * makes one send a message as the run goes (direx.c) takes it once a message.
+ */
+int plan_xfer_block(struct plan *pl, const struct xfer_spec *x, int b_origin, int b_dest,
+		    int b_index, int w_origin, int w_dest, int w_index);
 /* Give up with a reason (kept for the run's error); returns -1. */
 int plan_fail(struct plan *pl, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* A plan that could not be made for lack of memory: the run reports "out of memory". */
