@@ -296,7 +296,9 @@ static __attribute__((noinline)) int grow_keys(struct node_plan *np)
 	return 0;
 }
 
-int plan_xfer(struct plan *pl, const struct xfer_spec *x)
+/* Inlined into plan_xfer() and plan_xfer_block() (direx: once a message). */
+static inline __attribute__((always_inline)) int add_xfer(struct plan *pl,
+							  const struct xfer_spec *x)
 {
 	struct skeleton *sk = pl->sk;
 	struct node_plan *np = &sk->node[pl->node];
@@ -324,6 +326,11 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 	sk->heads_pending[x->round]++;
 	np->x[np->n++] = (struct xfer){ .spec = *x, .first = np->nkeys };
 	return 0;
+}
+
+int plan_xfer(struct plan *pl, const struct xfer_spec *x)
+{
+	return add_xfer(pl, x);
 }
 
 int plan_sends(const struct plan *pl)
@@ -377,7 +384,7 @@ int plan_xfer_block(struct plan *pl, const struct xfer_spec *x, int b_origin, in
 	struct xfer *nx;
 	int need = w_origin >= 0 ? 2 : 1;
 
-	if (plan_xfer(pl, x))
+	if (add_xfer(pl, x))
 		return -1;
 	/* The send just made is PLANNED with no entry: plan_entry()'s first and last test hold. */
 	if ((unsigned)b_origin >= (unsigned)sk->nodes || (unsigned)b_dest + 1u > (unsigned)sk->nodes ||
