@@ -978,7 +978,7 @@ static void test_bounds(void)
 /* ---- the skeleton catches broken plans and corrupted data ---- */
 
 enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET,
-	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS };
+	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS, XB_BELOW_ANY, XB_WAIT_PAST };
 
 static enum broken broken_kind;
 
@@ -1051,6 +1051,13 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 			       broken_kind == BELOW_ANY ? 0 : 1))
 			return -1;
 		return 0;
+	case XB_BELOW_ANY:	/* the same through plan_xfer_block(): its carried block */
+	case XB_WAIT_PAST:	/* ... and its waited-for block */
+		x.dest = 1;
+		if (node != 0)
+			return 0;
+		return broken_kind == XB_BELOW_ANY ? plan_xfer_block(pl, &x, 0, -2, 0, -1, 0, 0) :
+			plan_xfer_block(pl, &x, 0, 1, 0, 2, 0, 1);
 	case HEADS_LATE:
 		break;
 	case GROUP_DOWN:	/* groups must not decrease */
@@ -1172,6 +1179,8 @@ static void test_skeleton(void)
 		  "node 1: a send gated on heads (round_heads) planned after the start" },
 		{ BELOW_ANY, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -2, 0)" },
 		{ PAST_BLOCKS, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -1, 1)" },
+		{ XB_BELOW_ANY, COLL_AAS, "hypercube:2", "node 0: no block (0, -2, 0)" },
+		{ XB_WAIT_PAST, COLL_AAS, "hypercube:2", "node 0: no block (2, 0, 1)" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
