@@ -270,6 +270,18 @@ link_router(struct router *routers, const struct router *r, int k, int w, enum w
 }
 
 /*
+ * The node number of d, the router across a link, node w: on a mesh read from d
+ * (one load, where w costs a load of hop_add[], which every flit and credit stored
+ * may alias, and an addition: 3.1 instructions per flit-hop on uniform traffic,
+ * docs/performance.md); on a hypercube w (one XOR) is cheaper.
+ */
+static inline __attribute__((always_inline)) int
+link_node(const struct router *d, int w, enum wiring wiring)
+{
+	return wiring == WIRING_MESH ? d->node : w;
+}
+
+/*
  * The registers of router v, just committed, drive the wires of cycle n->cycle:
  * link outputs and credits into the neighbours' inputs (waking them in `next`, the
  * active set of that cycle), ejection flits and injection credits into the lists
@@ -291,7 +303,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 			struct router *d = link_router(routers, r, o, w, wiring);
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
-			wake(next, w);
+			wake(next, link_node(d, w, wiring));
 			n->link_moves++;
 		} else {
 			*n->ej_end++ = (struct channel_event){
@@ -317,7 +329,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 			struct router *d = link_router(routers, r, i, w, wiring);
 
 			router_drive_credit(d, n->cycle, q);
-			wake(next, w);
+			wake(next, link_node(d, w, wiring));
 		} else {
 			*n->inj_credit_end++ = (struct channel_event){
 				.node = v, .channel = i - ports, .flit = 0 };
