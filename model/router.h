@@ -117,7 +117,8 @@ struct router {
 	 * Set by the network for hypercubes and meshes (V = 1, no wrap-around): the byte
 	 * offset, from the start of its array of routers, of the router across link p,
 	 * which the loop loads instead of computing its address (a multiplication by
-	 * sizeof(struct router), five instructions: docs/performance.md).
+	 * sizeof(struct router), five instructions: docs/performance.md).  It fills the
+	 * line that used to pad the structure to an odd number of lines.
 	 */
 	int32_t link_offset[TOPO_MAX_PORTS];
 
