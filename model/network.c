@@ -153,6 +153,13 @@ struct network *network_create(const struct router_params *params)
 			if (w >= 0 && w != ((v ^ n->hop_xor[p]) + n->hop_add[p]))
 				goto fail;
 		}
+	for (int v = 0; v < nodes && !n->nbr && n->vcs == 1; v++)
+		for (int p = 0; p < t->ports; p++) {
+			int w = topology_neighbor(t, v, p);
+
+			if (w >= 0)
+				n->routers[v].link_offset[p] = (int32_t)(sizeof(*n->routers) * (size_t)w);
+		}
 	n->ej_end = n->ej;
 	n->inj_credit_end = n->inj_credit;
 	n->cycle = 0;
@@ -253,6 +260,27 @@ link_peer_port(const struct network *n, int v, int k, int *w, enum wiring wiring
 	return n->peer[k / n->vcs] * n->vcs + k % n->vcs;
 }
 
+/* The router across link k of router r (node v), node w: loaded, not computed, where it can. */
+static inline __attribute__((always_inline)) struct router *
+link_router(struct router *routers, const struct router *r, int k, int w, enum wiring wiring)
+{
+	if (wiring != WIRING_GENERAL)
+		return (struct router *)((char *)routers + r->link_offset[k]);
+	return &routers[w];
+}
+
+/*
+ * The node number of d, the router across a link, node w: on a mesh read from d
+ * (one load, where w costs a load of hop_add[], which every flit and credit stored
+ * may alias, and an addition: 3.1 instructions per flit-hop on uniform traffic,
+ * docs/performance.md); on a hypercube w (one XOR) is cheaper.
+ */
+static inline __attribute__((always_inline)) int
+link_node(const struct router *d, int w, enum wiring wiring)
+{
+	return wiring == WIRING_MESH ? d->node : w;
+}
+
 /*
  * The registers of router v, just committed, drive the wires of cycle n->cycle:
  * link outputs and credits into the neighbours' inputs (waking them in `next`, the
@@ -272,10 +300,10 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 
 		if (o < ports) {
 			int w, q = link_peer_port(n, v, o, &w, wiring);
-			struct router *d = &routers[w];
+			struct router *d = link_router(routers, r, o, w, wiring);
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
-			wake(next, w);
+			wake(next, link_node(d, w, wiring));
 			n->link_moves++;
 		} else {
 			*n->ej_end++ = (struct channel_event){
@@ -298,10 +326,10 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 		moves++;
 		if (i < ports) {
 			int w, q = link_peer_port(n, v, i, &w, wiring);
-			struct router *d = &routers[w];
+			struct router *d = link_router(routers, r, i, w, wiring);
 
 			router_drive_credit(d, n->cycle, q);
-			wake(next, w);
+			wake(next, link_node(d, w, wiring));
 		} else {
 			*n->inj_credit_end++ = (struct channel_event){
 				.node = v, .channel = i - ports, .flit = 0 };

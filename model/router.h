@@ -113,6 +113,14 @@ struct router {
 	int node;
 	flit_t *fifo;		/* n_in * depth entries: input i's FIFO from i * depth */
 	const struct router_params *params;
+	/*
+	 * Set by the network for hypercubes and meshes (V = 1, no wrap-around): the byte
+	 * offset, from the start of its array of routers, of the router across link p,
+	 * which the loop loads instead of computing its address (a multiplication by
+	 * sizeof(struct router), five instructions: docs/performance.md).  It fills the
+	 * line that used to pad the structure to an odd number of lines.
+	 */
+	int32_t link_offset[TOPO_MAX_PORTS];
 
 	/*
 	 * The ports start on cache-line boundaries.  The whole structure is an odd
@@ -138,8 +146,6 @@ struct router {
 	uint8_t sw_rr_q, sw_rr_d;
 	/* V > 1 only (section 12): per link, the class of the last flit it sent. */
 	uint8_t out_vc_q[TOPO_MAX_PORTS];
-	/* To an odd number of cache lines (see the ports above). */
-	uint8_t pad_to_odd_lines[64];
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */
