@@ -3,8 +3,8 @@
 # peak RSS, and instructions per flit-hop counted by callgrind.
 #
 # Usage: scripts/bench-model.sh [--baseline REV] [--only REGEX] [--no-callgrind]
-#   --baseline REV   also build revision REV beside the tree (a git worktree in a temp
-#                    directory, C only: -DWORMCAST_RTL=OFF) and time both builds side
+#   --baseline REV   also build revision REV beside the tree (scripts/build-revision.sh:
+#                    a temp directory, C only: -DWORMCAST_RTL=OFF) and time both builds side
 #                    by side, interleaved, best of RUNS; prints the speed-up of each
 #                    workload (its wall time / ours) and both instruction counts
 #   --only REGEX     only the workloads whose name matches (Python re.search)
@@ -38,22 +38,13 @@ if [[ " ${args[*]-} " != *" --no-callgrind "* ]] && ! command -v valgrind >/dev/
 fi
 
 tmp=$(mktemp -d)
-cleanup() {
-  if [ -n "$baseline" ] && [ -d "$tmp/base" ]; then
-    git -C "$top" worktree remove --force "$tmp/base" >/dev/null 2>&1 || true
-  fi
-  rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'rm -rf "$tmp"' EXIT
 
 if [ -n "$baseline" ]; then
   rev=$(git -C "$top" rev-parse --verify "$baseline^{commit}") ||
     { echo "bench-model.sh: --baseline $baseline: no such revision" >&2; exit 2; }
-  git -C "$top" worktree add --detach "$tmp/base" "$rev" >/dev/null 2>&1
-  echo "building baseline $(git -C "$top" log --oneline -1 "$rev") in $tmp/base" >&2
-  cmake -S "$tmp/base" -B "$tmp/base/build" -DCMAKE_BUILD_TYPE=Release -DWORMCAST_RTL=OFF >/dev/null
-  cmake --build "$tmp/base/build" -j "$(nproc)" --target wormcast >/dev/null
-  args+=(--baseline "$tmp/base/build/wormcast" --baseline-name "$(git -C "$top" rev-parse --short "$rev")")
+  base_wc=$("$top/scripts/build-revision.sh" "$rev" "$tmp")
+  args+=(--baseline "$base_wc" --baseline-name "$(git -C "$top" rev-parse --short "$rev")")
 fi
 
 echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"

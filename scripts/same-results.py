@@ -2,8 +2,8 @@
 """Same results as another revision?  A speed-up of the model must not change any.
 
 usage: scripts/same-results.py --baseline REV [--wormcast PATH] [--jobs N] [--list]
-  --baseline REV   the revision to compare with: built beside the tree (a git worktree
-                   in a temporary directory, C only, as scripts/bench-model.sh does);
+  --baseline REV   the revision to compare with: built beside the tree in a temporary
+                   directory, C only, by scripts/build-revision.sh (as bench-model.sh);
                    or the path of a wormcast binary
   --wormcast PATH  the binary to check (default: scripts/build.sh, then build/wormcast)
   --jobs N         runs at once (default: the processors)
@@ -143,16 +143,10 @@ def outcome(wormcast, cmd, vcd_dir):
 
 
 def build_revision(rev, tmp):
-    """Revision REV built C-only in a git worktree under tmp; the binary's path."""
-    base = os.path.join(tmp, "base")
-    subprocess.run(["git", "-C", TOP, "worktree", "add", "--detach", base, rev], check=True,
-                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    print("building %s in %s" % (rev, base), file=sys.stderr)
-    subprocess.run(["cmake", "-S", base, "-B", os.path.join(base, "build"), "-DCMAKE_BUILD_TYPE=Release",
-                    "-DWORMCAST_RTL=OFF"], check=True, stdout=subprocess.DEVNULL)
-    subprocess.run(["cmake", "--build", os.path.join(base, "build"), "-j", str(os.cpu_count() or 1),
-                    "--target", "wormcast"], check=True, stdout=subprocess.DEVNULL)
-    return os.path.join(base, "build", "wormcast")
+    """Revision REV built C-only under tmp by scripts/build-revision.sh; the binary's path."""
+    out = subprocess.run([os.path.join(TOP, "scripts", "build-revision.sh"), rev, tmp], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout
+    return out.strip()
 
 
 def compare(wormcast, baseline, jobs_n, listing):
@@ -209,10 +203,10 @@ def main():
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         try:
-            return compare(wormcast, build_revision(rev, tmp), a.jobs, a.list)
-        finally:
-            subprocess.run(["git", "-C", TOP, "worktree", "remove", "--force", os.path.join(tmp, "base")],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            baseline = build_revision(rev, tmp)
+        except subprocess.CalledProcessError as e:
+            return e.returncode
+        return compare(wormcast, baseline, a.jobs, a.list)
 
 
 if __name__ == "__main__":
