@@ -5,10 +5,16 @@ check failed.
     from checks import check, finish
     check(result == expected, "what was checked, with the values seen")
     finish()
+
+Temporary files go in scratch_dir(): removed at exit, so that a suite run leaves nothing
+in /tmp (the traces and builds of some tests are gigabytes), kept after a failure.
 """
+import atexit
 import json
+import shutil
 import subprocess
 import sys
+import tempfile
 
 _counts = {"passed": 0, "failed": 0}
 
@@ -18,6 +24,21 @@ def check(ok, what):
     print(("PASS: " if ok else "FAIL: ") + what, flush=True)
     _counts["passed" if ok else "failed"] += 1
     return ok
+
+
+def scratch_dir(prefix="wormcast-test-"):
+    """A new temporary directory, removed when the program exits if every check passed
+    and it did not die of an exception; otherwise kept and named on stdout, to look at."""
+    d = tempfile.mkdtemp(prefix=prefix)
+    atexit.register(_remove_scratch, d)
+    return d
+
+
+def _remove_scratch(d):
+    if _counts["failed"] or getattr(sys, "last_value", None) is not None:
+        print("kept for inspection: %s" % d, flush=True)
+    else:
+        shutil.rmtree(d, ignore_errors=True)
 
 
 def finish():

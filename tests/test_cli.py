@@ -8,7 +8,7 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, scratch_dir  # noqa: E402
 
 WC = sys.argv[1]
 
@@ -217,8 +217,7 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs",
     committed = f.read()
 check(r.returncode == 0 and r.stdout == committed,
       "docs/config.md is 'wormcast help --markdown' (regenerate it after changing src/options.def)")
-import tempfile  # noqa: E402
-md = os.path.join(tempfile.mkdtemp(), "config.md")
+md = os.path.join(scratch_dir("wormcast-cli-"), "config.md")
 r = run("help", "--markdown", md)
 with open(md) as f:
     check(r.returncode == 0 and f.read() == committed, "wormcast help --markdown FILE writes the same page")

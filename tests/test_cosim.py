@@ -30,10 +30,9 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish, quiet, run  # noqa: E402
+from checks import check, finish, quiet, run, scratch_dir  # noqa: E402
 
 WC, MODE = sys.argv[1], sys.argv[2]
 
@@ -305,7 +304,7 @@ ASSERTED = {
 
 
 def bugs():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir("wormcast-cosim-")
     # The clean build passes the same workload.
     workload = ["traffic", "--topology", "hypercube:4", "--rate", "0.6", "--flits", "1-24",
                 "--cycles", "5000", "--ir-fraction", "0.5", "--b-fraction", "0.01",
@@ -478,7 +477,7 @@ def fst_ok(path):
 
 
 def waves():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir("wormcast-cosim-")
     for engine in ("model", "rtl", "cosim"):
         vcd = os.path.join(tmp, engine + ".vcd")
         r, j = wormcast("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "9",
@@ -624,7 +623,7 @@ def rings():
               % (topo, " ".join(extra), j.get("rtl"), j.get("messages"),
                  j.get("mismatches", r.stderr.strip()[-300:])))
     # Waves: the model's and the RTL's VCDs both carry the links' classes.
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir("wormcast-cosim-")
     for engine in ("model", "rtl"):
         vcd = os.path.join(tmp, engine + ".vcd")
         r, j = wormcast("run", "--topology", "ring:8", "--algorithm", "pbcast", "--flits", "5",

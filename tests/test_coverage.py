@@ -13,13 +13,12 @@ usage: test_coverage.py WORMCAST {model|rtl}
 import json
 import os
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish, run  # noqa: E402
+from checks import check, finish, run, scratch_dir  # noqa: E402
 
 WC, MODE = sys.argv[1], sys.argv[2]
-TMP = tempfile.mkdtemp()
+TMP = scratch_dir("wormcast-coverage-")
 
 
 def wormcast(*args, expect_json=True):

@@ -21,15 +21,14 @@ import pty
 import select
 import subprocess
 import sys
-import tempfile
 import xml.etree.ElementTree as ET
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, scratch_dir  # noqa: E402
 
 WC = sys.argv[1]
 HERE = os.path.dirname(os.path.abspath(__file__))
-TMP = tempfile.mkdtemp(prefix="wc-reproduce-")
+TMP = scratch_dir("wc-reproduce-")
 
 
 def run(*args, env=None, timeout=600):

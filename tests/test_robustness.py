@@ -17,12 +17,12 @@ import threading
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish, quiet  # noqa: E402
+from checks import check, finish, quiet, scratch_dir  # noqa: E402
 
 WC = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACES = os.path.join(HERE, "..", "traces")
-TMP = tempfile.mkdtemp(prefix="wormcast-robust-")
+TMP = scratch_dir("wormcast-robust-")
 Q4 = ["--topology", "hypercube:4"]
 PBCAST = ["run", *Q4, "--algorithm", "pbcast", "--flits", "8"]
 

@@ -12,11 +12,11 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish, run  # noqa: E402
+from checks import check, finish, run, scratch_dir  # noqa: E402
 
 ROOT = sys.argv[1]
 WC = sys.argv[2] if len(sys.argv) > 2 else None
-TMP = tempfile.mkdtemp()
+TMP = scratch_dir("wormcast-assertions-")
 
 
 def icarus(top, sources, params=()):

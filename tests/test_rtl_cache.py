@@ -14,14 +14,13 @@ import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, scratch_dir  # noqa: E402
 
 WC, RTL = sys.argv[1], sys.argv[2]
-HOME = tempfile.mkdtemp(prefix="wormcast-cache-test-")
+HOME = scratch_dir("wormcast-cache-test-")
 ROOT = os.path.join(HOME, "wormcast", "rtl")
 BUILDING = "wormcast: building the RTL of "
 

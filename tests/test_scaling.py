@@ -13,13 +13,12 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, scratch_dir  # noqa: E402
 
 WC = sys.argv[1]
-TMP = tempfile.mkdtemp(prefix="wc-scaling-")
+TMP = scratch_dir("wc-scaling-")
 # 3 algorithms x 5 lengths = 15 runs: more than 9, so file names 1..15 test the order.
 SWEEP = ["sweep", "--topology", "hypercube:5", "--algorithms", "pbcast,hk,sbt",
          "--flits", "1,2,5,9,17", "--startup", "7"]

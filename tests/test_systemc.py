@@ -11,10 +11,9 @@ import os
 import re
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish, run  # noqa: E402
+from checks import check, finish, run, scratch_dir  # noqa: E402
 
 WC = sys.argv[1]
 
@@ -107,7 +106,7 @@ def random_traffic():
 
 
 def bug():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir("wormcast-systemc-")
     vcd = os.path.join(tmp, "bug3.vcd")
     r, j = sc("traffic", "--topology", "hypercube:3", "--rate", "0.2", "--flits", "8", "--cycles",
               "5000", "--ir-fraction", "0.3", "--b-fraction", "0.05", "--seed", "1",
@@ -125,7 +124,7 @@ def bug():
 
 
 def waves():
-    tmp = tempfile.mkdtemp()
+    tmp = scratch_dir("wormcast-systemc-")
     vcd = os.path.join(tmp, "sc.vcd")
     r, j = sc("run", "--topology", "hypercube:3", "--algorithm", "pbcast", "--flits", "9",
               "--vcd", vcd, "--json")

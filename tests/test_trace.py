@@ -10,16 +10,15 @@ import json
 import os
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from checks import check, finish  # noqa: E402
+from checks import check, finish, scratch_dir  # noqa: E402
 
 WC = os.path.abspath(sys.argv[1])
 HERE = os.path.dirname(os.path.abspath(__file__))
 TRACES = os.path.join(HERE, "..", "traces")
 CONFIGS = os.path.join(HERE, "..", "configs")
-TMP = tempfile.mkdtemp(prefix="wormcast-trace-")
+TMP = scratch_dir("wormcast-trace-")
 
 
 
