@@ -480,6 +480,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 {
 	const struct topology *t = &s->cfg.topo;
 	struct message *m;
+	bool stored;		/* words given, kept with the message */
 	unsigned width = (unsigned)s->cfg.payload_width;
 
 	if (node < 0 || node >= t->nodes)
@@ -502,8 +503,12 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 
 	if (new_page(s))
 		return no_memory(s);
-	/* Given data words follow the message in one allocation; generated ones are not stored. */
-	if (r->data && r->len > 1) {
+	/*
+	 * Given data words follow the message in one allocation (release() frees it); a
+	 * message without stored words comes from the spare ones.
+	 */
+	stored = r->data && r->len > 1;
+	if (stored) {
 		m = malloc(sizeof(*m) + sizeof(uint64_t) * (size_t)(r->len - 1));
 		if (!m)
 			return no_memory(s);
@@ -522,7 +527,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	m->ir = r->ir;
 	m->address = r->type == HDR_B ? node : r->dest;
 	m->len = r->len;
-	if (r->data && r->len > 1) {
+	if (stored) {
 		uint64_t *data = (uint64_t *)(m + 1);
 
 		for (int i = 0; i < r->len - 1; i++)
