@@ -282,35 +282,60 @@ link_node(const struct router *d, int w, enum wiring wiring)
 }
 
 /*
- * The registers of router v, just committed, drive the wires of cycle n->cycle:
- * link outputs and credits into the neighbours' inputs (waking them in `next`, the
- * active set of that cycle), ejection flits and injection credits into the lists
- * the NIs read.
+ * Output o of router v (node v, r) drives flit f onto the wires of cycle n->cycle:
+ * a link output into the neighbour's input (waking it in `next`, the active set of
+ * that cycle), an ejection output into the list the NIs read.
  */
-static inline __attribute__((always_inline)) int
-drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
-	    enum wiring wiring)
+static inline __attribute__((always_inline)) void
+drive_output(struct network *n, struct router *routers, uint8_t *next, int v,
+	     const struct router *r, int o, flit_t f, enum wiring wiring)
 {
-	int moves = 0;
 	int ports = n->links;
-	uint32_t m;
 
-	for (m = r->out_valid_q; m; m &= m - 1) {
-		int o = __builtin_ctz(m);
+	if (o < ports) {
+		int w, q = link_peer_port(n, v, o, &w, wiring);
+		struct router *d = link_router(routers, r, o, w, wiring);
 
-		if (o < ports) {
-			int w, q = link_peer_port(n, v, o, &w, wiring);
-			struct router *d = link_router(routers, r, o, w, wiring);
-
-			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
-			wake(next, link_node(d, w, wiring));
-			n->link_moves++;
-		} else {
-			*n->ej_end++ = (struct channel_event){
-				.node = v, .channel = o - ports, .flit = r->out[o].flit_q };
-		}
+		router_drive_flit(d, n->cycle, q, f);
+		wake(next, link_node(d, w, wiring));
+		n->link_moves++;
+	} else {
+		*n->ej_end++ = (struct channel_event){ .node = v, .channel = o - ports, .flit = f };
 	}
-	m = r->out_valid_q & n->sink_credits;
+}
+
+/*
+ * The credit register of input i of router v drives the wires of cycle n->cycle: a
+ * link input's into the upstream router (woken in `next`), an injection input's into
+ * the list the NIs read.
+ */
+static inline __attribute__((always_inline)) void
+drive_credit(struct network *n, struct router *routers, uint8_t *next, int v,
+	     const struct router *r, int i, enum wiring wiring)
+{
+	int ports = n->links;
+
+	if (i < ports) {
+		int w, q = link_peer_port(n, v, i, &w, wiring);
+		struct router *d = link_router(routers, r, i, w, wiring);
+
+		router_drive_credit(d, n->cycle, q);
+		wake(next, link_node(d, w, wiring));
+	} else {
+		*n->inj_credit_end++ = (struct channel_event){ .node = v, .channel = i - ports, .flit = 0 };
+	}
+}
+
+/*
+ * The end of every cycle of router v that drove wires: the ejection outputs just
+ * loaded, when the sinks never stall, return their credits (below), and v is woken
+ * for the next cycle.
+ */
+static inline __attribute__((always_inline)) void
+drive_end(struct network *n, uint8_t *next, int v, struct router *r)
+{
+	uint32_t m = r->out_valid_q & n->sink_credits;
+
 	if (m) {
 		/*
 		 * The sinks drain these flits in cycle n->cycle, so their credits are on the
@@ -320,27 +345,81 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 		r->credit_in[(n->cycle + 1) & 1] |= m;
 		wake(n->active[(n->cycle + 1) & 1], v);
 	}
-	for (m = r->credit_out_q; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-
-		moves++;
-		if (i < ports) {
-			int w, q = link_peer_port(n, v, i, &w, wiring);
-			struct router *d = link_router(routers, r, i, w, wiring);
-
-			router_drive_credit(d, n->cycle, q);
-			wake(next, link_node(d, w, wiring));
-		} else {
-			*n->inj_credit_end++ = (struct channel_event){
-				.node = v, .channel = i - ports, .flit = 0 };
-		}
-	}
 	/*
 	 * Non-zero registers must be evaluated again, if only to clear them.  A router
 	 * that gets here has almost always loaded some (the quiet cycle returns before),
 	 * and evaluating one that has not changes nothing: woken without a test.
 	 */
 	wake(next, v);
+}
+
+/*
+ * The registers of router v, just committed, drive the wires of cycle n->cycle:
+ * link outputs and credits into the neighbours' inputs (waking them in `next`, the
+ * active set of that cycle), ejection flits and injection credits into the lists
+ * the NIs read.  Returns the credits driven.
+ */
+static inline __attribute__((always_inline)) int
+drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
+	    enum wiring wiring)
+{
+	int moves = 0;
+	uint32_t m;
+
+	for (m = r->out_valid_q; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+
+		drive_output(n, routers, next, v, r, o, r->out[o].flit_q, wiring);
+	}
+	for (m = r->credit_out_q; m; m &= m - 1) {
+		moves++;
+		drive_credit(n, routers, next, v, r, __builtin_ctz(m), wiring);
+	}
+	drive_end(n, next, v, r);
+	return moves;
+}
+
+/*
+ * The streaming cycle of router v (router.h), its wires driven in the same pass: each
+ * arriving flit that moves (6: all of its route_q ready) is loaded into its output
+ * registers (7) and at once driven from there onto the wires of the next cycle, and
+ * the credit of its input goes upstream at once.  drive_wires() after the cycle did
+ * the same in a second pass over out_valid_q and credit_out_q, loading each flit back
+ * (docs/performance.md).  The registers hold the values drive_wires() reads: every
+ * reader of them (the register readouts, the cosimulation, waves) sees the same.
+ * The ejections come in channel order as drive_wires() lists them: an ejection output
+ * is owned by one input at a time, and input i's is n_link + i (all-port) or n_link.
+ * Returns the credits driven.
+ */
+static inline __attribute__((always_inline)) int
+stream_router(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
+	      uint64_t cycle, enum wiring wiring)
+{
+	int slot = cycle & 1;
+	uint32_t ready = r->has_credit_q | r->credit_in[slot];
+	uint32_t move = 0, out_valid = 0, release = 0;
+	int moves = 0;
+
+	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		flit_t f = r->in[i].flit[slot];
+		uint32_t outs = r->in[i].route_q;
+
+		if (outs & ~ready)
+			continue;
+		move |= 1u << i;
+		out_valid |= outs;
+		for (uint32_t o = outs; o; o &= o - 1) {
+			r->out[__builtin_ctz(o)].flit_q = f;
+			drive_output(n, routers, next, v, r, __builtin_ctz(o), f, wiring);
+		}
+		if (flit_is_tail(f))
+			release |= 1u << i;
+		moves++;
+		drive_credit(n, routers, next, v, r, i, wiring);
+	}
+	router_stream_end(r, cycle, move, out_valid, release);
+	drive_end(n, next, v, r);
 	return moves;
 }
 
@@ -399,10 +478,11 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 			router_quiet(r, cycle);
 			return 0;
 		}
-		router_stream(r, cycle);
-	} else if (stream && router_start_head(r, cycle)) {
-		router_stream(r, cycle);
-	} else if (!(stream && router_stream_buffered(r, cycle))) {
+		return stream_router(n, routers, next, v, r, cycle, wiring);
+	}
+	if (stream && router_start_head(r, cycle))
+		return stream_router(n, routers, next, v, r, cycle, wiring);
+	if (!(stream && router_stream_buffered(r, cycle))) {
 		router_eval(r, cycle);
 		*conflict |= r->conflict_now;
 		router_commit(r);
