@@ -106,9 +106,11 @@ route_of_tree_or_vc(const struct router_params *p, int node, flit_t head, int in
 /*
  * A unicast (R header) with V = 1, the head of every message of a direct exchange or
  * of random traffic at every hop, is decoded and routed here without the call and
- * the saved registers that the trees' code needs (docs/performance.md).
+ * the saved registers that the trees' code needs (docs/performance.md).  Inlined
+ * into router_start_head(), called by everything else as route_of().
  */
-uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
+static inline __attribute__((always_inline)) uint32_t
+route_inline(const struct router_params *p, int node, flit_t head, int input)
 {
 	const struct topology *t = p->topo;
 	uint64_t payload = flit_payload(head);
@@ -120,6 +122,11 @@ uint32_t route_of(const struct router_params *p, int node, flit_t head, int inpu
 	if (port < 0)
 		return ejection_of(p, t->ports, input);
 	return 1u << port | (((payload >> HDR_IR_BIT) & 1u) ? ejection_of(p, t->ports, input) : 0);
+}
+
+uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
+{
+	return route_inline(p, node, head, input);
 }
 
 uint32_t router_route(const struct router *r, flit_t head, int input)
@@ -525,7 +532,11 @@ __attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycl
 	f = r->in[i].flit[slot];
 	if (!flit_is_head(f))
 		return false;	/* never: a flit at an input without a message is a head */
-	req = router_route(r, f, i);
+	/*
+	 * route_of() inlined: this is where most heads are routed, and the call with the
+	 * registers it saved cost 15 instructions a head-hop (direx, docs/performance.md).
+	 */
+	req = route_inline(r->params, r->node, f, i);
 	if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0) {
 		r->in[i].req = req;
 		r->routed |= 1u << i;
