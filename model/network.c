@@ -282,26 +282,38 @@ link_node(const struct router *d, int w, enum wiring wiring)
 }
 
 /*
- * Output o of router v (node v, r) drives flit f onto the wires of cycle n->cycle:
- * a link output into the neighbour's input (waking it in `next`, the active set of
- * that cycle), an ejection output into the list the NIs read.
+ * Link output o of router v (node v, r) drives flit f onto the wires of cycle
+ * n->cycle: into the neighbour's input, waking it in `next`, the active set of that
+ * cycle.
  */
+static inline __attribute__((always_inline)) void
+drive_link(struct network *n, struct router *routers, uint8_t *next, int v,
+	   const struct router *r, int o, flit_t f, enum wiring wiring)
+{
+	int w, q = link_peer_port(n, v, o, &w, wiring);
+	struct router *d = link_router(routers, r, o, w, wiring);
+
+	router_drive_flit(d, n->cycle, q, f);
+	wake(next, link_node(d, w, wiring));
+	n->link_moves++;
+}
+
+/* Ejection output o of router v drives flit f: listed for the NIs. */
+static inline __attribute__((always_inline)) void
+drive_ejection(struct network *n, int v, int o, flit_t f)
+{
+	*n->ej_end++ = (struct channel_event){ .node = v, .channel = o - n->links, .flit = f };
+}
+
+/* Output o of router v drives flit f: a link or an ejection. */
 static inline __attribute__((always_inline)) void
 drive_output(struct network *n, struct router *routers, uint8_t *next, int v,
 	     const struct router *r, int o, flit_t f, enum wiring wiring)
 {
-	int ports = n->links;
-
-	if (o < ports) {
-		int w, q = link_peer_port(n, v, o, &w, wiring);
-		struct router *d = link_router(routers, r, o, w, wiring);
-
-		router_drive_flit(d, n->cycle, q, f);
-		wake(next, link_node(d, w, wiring));
-		n->link_moves++;
-	} else {
-		*n->ej_end++ = (struct channel_event){ .node = v, .channel = o - ports, .flit = f };
-	}
+	if (o < n->links)
+		drive_link(n, routers, next, v, r, o, f, wiring);
+	else
+		drive_ejection(n, v, o, f);
 }
 
 /*
@@ -398,6 +410,7 @@ stream_router(struct network *n, struct router *routers, uint8_t *next, int v, s
 	int slot = cycle & 1;
 	uint32_t ready = r->has_credit_q | r->credit_in[slot];
 	uint32_t move = 0, out_valid = 0, release = 0;
+	uint32_t links = (1u << n->links) - 1;
 	int moves = 0;
 
 	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
@@ -409,9 +422,16 @@ stream_router(struct network *n, struct router *routers, uint8_t *next, int v, s
 			continue;
 		move |= 1u << i;
 		out_valid |= outs;
-		for (uint32_t o = outs; o; o &= o - 1) {
+		for (uint32_t o = outs & links; o; o &= o - 1) {
 			r->out[__builtin_ctz(o)].flit_q = f;
-			drive_output(n, routers, next, v, r, __builtin_ctz(o), f, wiring);
+			drive_link(n, routers, next, v, r, __builtin_ctz(o), f, wiring);
+		}
+		/* An input's message ejects on one output at most, its own (route_of()). */
+		if (outs & ~links) {
+			int e = __builtin_ctz(outs & ~links);
+
+			r->out[e].flit_q = f;
+			drive_ejection(n, v, e, f);
 		}
 		if (flit_is_tail(f))
 			release |= 1u << i;
