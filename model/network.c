@@ -369,13 +369,12 @@ drive_end(struct network *n, uint8_t *next, int v, struct router *r)
  * The registers of router v, just committed, drive the wires of cycle n->cycle:
  * link outputs and credits into the neighbours' inputs (waking them in `next`, the
  * active set of that cycle), ejection flits and injection credits into the lists
- * the NIs read.  Returns the credits driven.
+ * the NIs read.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
 	    enum wiring wiring)
 {
-	int moves = 0;
 	uint32_t m;
 
 	for (m = r->out_valid_q; m; m &= m - 1) {
@@ -383,12 +382,9 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 
 		drive_output(n, routers, next, v, r, o, r->out[o].flit_q, wiring);
 	}
-	for (m = r->credit_out_q; m; m &= m - 1) {
-		moves++;
+	for (m = r->credit_out_q; m; m &= m - 1)
 		drive_credit(n, routers, next, v, r, __builtin_ctz(m), wiring);
-	}
 	drive_end(n, next, v, r);
-	return moves;
 }
 
 /*
@@ -401,9 +397,8 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
  * reader of them (the register readouts, the cosimulation, waves) sees the same.
  * The ejections come in channel order as drive_wires() lists them: an ejection output
  * is owned by one input at a time, and input i's is n_link + i (all-port) or n_link.
- * Returns the credits driven.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 stream_router(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
 	      uint64_t cycle, enum wiring wiring)
 {
@@ -411,7 +406,6 @@ stream_router(struct network *n, struct router *routers, uint8_t *next, int v, s
 	uint32_t ready = r->has_credit_q | r->credit_in[slot];
 	uint32_t move = 0, out_valid = 0, release = 0;
 	uint32_t links = (1u << n->links) - 1;
-	int moves = 0;
 
 	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -435,12 +429,10 @@ stream_router(struct network *n, struct router *routers, uint8_t *next, int v, s
 		}
 		if (flit_is_tail(f))
 			release |= 1u << i;
-		moves++;
 		drive_credit(n, routers, next, v, r, i, wiring);
 	}
 	router_stream_end(r, cycle, move, out_valid, release);
 	drive_end(n, next, v, r);
-	return moves;
 }
 
 /*
@@ -482,10 +474,9 @@ static void rebase(struct network *n, uint64_t cycle)
  * most routers are the streaming cycle (router.h): flits of messages in progress, or
  * one head granted at once, with no allocation among heads; a router where nothing
  * arrives or waits takes the quiet cycle (router_quiet()); the full router_eval()
- * and router_commit() do the rest.  Returns the credits it drives (flits that left
- * an input).
+ * and router_commit() do the rest.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 step_router(struct network *n, struct router *routers, uint8_t *next, int v, uint64_t cycle,
 	    enum wiring wiring,
 	    bool stream, bool *conflict)
@@ -496,31 +487,33 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 		if (!r->in_valid[cycle & 1]) {
 			/* Nothing buffered or arriving: no wire to drive. */
 			router_quiet(r, cycle);
-			return 0;
+			return;
 		}
-		return stream_router(n, routers, next, v, r, cycle, wiring);
+		stream_router(n, routers, next, v, r, cycle, wiring);
+		return;
 	}
-	if (stream && router_start_head(r, cycle))
-		return stream_router(n, routers, next, v, r, cycle, wiring);
+	if (stream && router_start_head(r, cycle)) {
+		stream_router(n, routers, next, v, r, cycle, wiring);
+		return;
+	}
 	if (!(stream && router_stream_buffered(r, cycle))) {
 		router_eval(r, cycle);
 		*conflict |= r->conflict_now;
 		router_commit(r);
 	}
-	return drive_wires(n, routers, next, v, r, wiring);
+	drive_wires(n, routers, next, v, r, wiring);
 }
 
 /*
  * The routers of the active set `set` (cleared on the way), in node order: the
  * ejections and injection credits they drive are listed in that order.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enum wiring wiring,
 	     bool *conflict)
 {
 	/* A router whose flits all stream takes the short path (router_streams()). */
 	bool stream = wiring != WIRING_GENERAL || n->vcs == 1;
-	int moves = 0;
 	/*
 	 * A local, passed down: n->routers, like every word of n, may be aliased by each
 	 * flit and credit stored into a router, and was loaded again for every router
@@ -537,10 +530,9 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		for (; b; b &= b - 1) {
 			int v = set_first(w, b);
 
-			moves += step_router(n, routers, next, v, cycle, wiring, stream, conflict);
+			step_router(n, routers, next, v, cycle, wiring, stream, conflict);
 		}
 	}
-	return moves;
 }
 
 /*
@@ -559,7 +551,7 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
 	uint8_t *set, *next;
 	bool conflict = false;
-	int moves;
+	uint64_t link_moves = n->link_moves;
 #ifdef WORMCAST_DEBUG
 	int count = 0;
 #endif
@@ -582,12 +574,18 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	 * the loop is compiled for each of them alone (enum wiring).
 	 */
 	if (n->nbr || n->vcs != 1)
-		moves = step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
+		step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
 	else if (n->topo.kind == TOPO_HYPERCUBE)
-		moves = step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
+		step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
 	else
-		moves = step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
-	n->last_moves = moves;
+		step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
+	/*
+	 * The output registers loaded, links and ejections, counted once here from what
+	 * the loop counts anyway, not one credit at a time in it: non-zero exactly when
+	 * some flit left an input (its route has an output), which is all the sim's
+	 * watchdog asks (engine_ops.outputs_valid, the RTL engine's count).
+	 */
+	n->last_moves = (int)(n->link_moves - link_moves) + (int)(n->ej_end - n->ej);
 	if (conflict)
 		n->conflict_cycles++;
 #ifdef WORMCAST_DEBUG
