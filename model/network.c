@@ -282,72 +282,35 @@ link_node(const struct router *d, int w, enum wiring wiring)
 }
 
 /*
- * Link output o of router v (node v, r) drives flit f onto the wires of cycle
- * n->cycle: into the neighbour's input, waking it in `next`, the active set of that
- * cycle.
+ * The registers of router v, just committed, drive the wires of cycle n->cycle:
+ * link outputs and credits into the neighbours' inputs (waking them in `next`, the
+ * active set of that cycle), ejection flits and injection credits into the lists
+ * the NIs read.
  */
-static inline __attribute__((always_inline)) void
-drive_link(struct network *n, struct router *routers, uint8_t *next, int v,
-	   const struct router *r, int o, flit_t f, enum wiring wiring)
+static inline __attribute__((always_inline)) int
+drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
+	    enum wiring wiring)
 {
-	int w, q = link_peer_port(n, v, o, &w, wiring);
-	struct router *d = link_router(routers, r, o, w, wiring);
-
-	router_drive_flit(d, n->cycle, q, f);
-	wake(next, link_node(d, w, wiring));
-	n->link_moves++;
-}
-
-/* Ejection output o of router v drives flit f: listed for the NIs. */
-static inline __attribute__((always_inline)) void
-drive_ejection(struct network *n, int v, int o, flit_t f)
-{
-	*n->ej_end++ = (struct channel_event){ .node = v, .channel = o - n->links, .flit = f };
-}
-
-/* Output o of router v drives flit f: a link or an ejection. */
-static inline __attribute__((always_inline)) void
-drive_output(struct network *n, struct router *routers, uint8_t *next, int v,
-	     const struct router *r, int o, flit_t f, enum wiring wiring)
-{
-	if (o < n->links)
-		drive_link(n, routers, next, v, r, o, f, wiring);
-	else
-		drive_ejection(n, v, o, f);
-}
-
-/*
- * The credit register of input i of router v drives the wires of cycle n->cycle: a
- * link input's into the upstream router (woken in `next`), an injection input's into
- * the list the NIs read.
- */
-static inline __attribute__((always_inline)) void
-drive_credit(struct network *n, struct router *routers, uint8_t *next, int v,
-	     const struct router *r, int i, enum wiring wiring)
-{
+	int moves = 0;
 	int ports = n->links;
+	uint32_t m;
 
-	if (i < ports) {
-		int w, q = link_peer_port(n, v, i, &w, wiring);
-		struct router *d = link_router(routers, r, i, w, wiring);
+	for (m = r->out_valid_q; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
 
-		router_drive_credit(d, n->cycle, q);
-		wake(next, link_node(d, w, wiring));
-	} else {
-		*n->inj_credit_end++ = (struct channel_event){ .node = v, .channel = i - ports, .flit = 0 };
+		if (o < ports) {
+			int w, q = link_peer_port(n, v, o, &w, wiring);
+			struct router *d = link_router(routers, r, o, w, wiring);
+
+			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
+			wake(next, link_node(d, w, wiring));
+			n->link_moves++;
+		} else {
+			*n->ej_end++ = (struct channel_event){
+				.node = v, .channel = o - ports, .flit = r->out[o].flit_q };
+		}
 	}
-}
-
-/*
- * The end of every cycle of router v that drove wires: the ejection outputs just
- * loaded, when the sinks never stall, return their credits (below), and v is woken
- * for the next cycle.
- */
-static inline __attribute__((always_inline)) void
-drive_end(struct network *n, uint8_t *next, int v, struct router *r)
-{
-	uint32_t m = r->out_valid_q & n->sink_credits;
-
+	m = r->out_valid_q & n->sink_credits;
 	if (m) {
 		/*
 		 * The sinks drain these flits in cycle n->cycle, so their credits are on the
@@ -357,82 +320,28 @@ drive_end(struct network *n, uint8_t *next, int v, struct router *r)
 		r->credit_in[(n->cycle + 1) & 1] |= m;
 		wake(n->active[(n->cycle + 1) & 1], v);
 	}
+	for (m = r->credit_out_q; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+
+		moves++;
+		if (i < ports) {
+			int w, q = link_peer_port(n, v, i, &w, wiring);
+			struct router *d = link_router(routers, r, i, w, wiring);
+
+			router_drive_credit(d, n->cycle, q);
+			wake(next, link_node(d, w, wiring));
+		} else {
+			*n->inj_credit_end++ = (struct channel_event){
+				.node = v, .channel = i - ports, .flit = 0 };
+		}
+	}
 	/*
 	 * Non-zero registers must be evaluated again, if only to clear them.  A router
 	 * that gets here has almost always loaded some (the quiet cycle returns before),
 	 * and evaluating one that has not changes nothing: woken without a test.
 	 */
 	wake(next, v);
-}
-
-/*
- * The registers of router v, just committed, drive the wires of cycle n->cycle:
- * link outputs and credits into the neighbours' inputs (waking them in `next`, the
- * active set of that cycle), ejection flits and injection credits into the lists
- * the NIs read.
- */
-static inline __attribute__((always_inline)) void
-drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
-	    enum wiring wiring)
-{
-	uint32_t m;
-
-	for (m = r->out_valid_q; m; m &= m - 1) {
-		int o = __builtin_ctz(m);
-
-		drive_output(n, routers, next, v, r, o, r->out[o].flit_q, wiring);
-	}
-	for (m = r->credit_out_q; m; m &= m - 1)
-		drive_credit(n, routers, next, v, r, __builtin_ctz(m), wiring);
-	drive_end(n, next, v, r);
-}
-
-/*
- * The streaming cycle of router v (router.h), its wires driven in the same pass: each
- * arriving flit that moves (6: all of its route_q ready) is loaded into its output
- * registers (7) and at once driven from there onto the wires of the next cycle, and
- * the credit of its input goes upstream at once.  drive_wires() after the cycle did
- * the same in a second pass over out_valid_q and credit_out_q, loading each flit back
- * (docs/performance.md).  The registers hold the values drive_wires() reads: every
- * reader of them (the register readouts, the cosimulation, waves) sees the same.
- * The ejections come in channel order as drive_wires() lists them: an ejection output
- * is owned by one input at a time, and input i's is n_link + i (all-port) or n_link.
- */
-static inline __attribute__((always_inline)) void
-stream_router(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
-	      uint64_t cycle, enum wiring wiring)
-{
-	int slot = cycle & 1;
-	uint32_t ready = r->has_credit_q | r->credit_in[slot];
-	uint32_t move = 0, out_valid = 0, release = 0;
-	uint32_t links = (1u << n->links) - 1;
-
-	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-		flit_t f = r->in[i].flit[slot];
-		uint32_t outs = r->in[i].route_q;
-
-		if (outs & ~ready)
-			continue;
-		move |= 1u << i;
-		out_valid |= outs;
-		for (uint32_t o = outs & links; o; o &= o - 1) {
-			r->out[__builtin_ctz(o)].flit_q = f;
-			drive_link(n, routers, next, v, r, __builtin_ctz(o), f, wiring);
-		}
-		/* An input's message ejects on one output at most, its own (route_of()). */
-		if (outs & ~links) {
-			int e = __builtin_ctz(outs & ~links);
-
-			r->out[e].flit_q = f;
-			drive_ejection(n, v, e, f);
-		}
-		if (flit_is_tail(f))
-			release |= 1u << i;
-		drive_credit(n, routers, next, v, r, i, wiring);
-	}
-	router_stream_end(r, cycle, move, out_valid, release);
-	drive_end(n, next, v, r);
+	return moves;
 }
 
 /*
@@ -474,9 +383,10 @@ static void rebase(struct network *n, uint64_t cycle)
  * most routers are the streaming cycle (router.h): flits of messages in progress, or
  * one head granted at once, with no allocation among heads; a router where nothing
  * arrives or waits takes the quiet cycle (router_quiet()); the full router_eval()
- * and router_commit() do the rest.
+ * and router_commit() do the rest.  Returns the credits it drives (flits that left
+ * an input).
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) int
 step_router(struct network *n, struct router *routers, uint8_t *next, int v, uint64_t cycle,
 	    enum wiring wiring,
 	    bool stream, bool *conflict)
@@ -487,33 +397,30 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 		if (!r->in_valid[cycle & 1]) {
 			/* Nothing buffered or arriving: no wire to drive. */
 			router_quiet(r, cycle);
-			return;
+			return 0;
 		}
-		stream_router(n, routers, next, v, r, cycle, wiring);
-		return;
-	}
-	if (stream && router_start_head(r, cycle)) {
-		stream_router(n, routers, next, v, r, cycle, wiring);
-		return;
-	}
-	if (!(stream && router_stream_buffered(r, cycle))) {
+		router_stream(r, cycle);
+	} else if (stream && router_start_head(r, cycle)) {
+		router_stream(r, cycle);
+	} else if (!(stream && router_stream_buffered(r, cycle))) {
 		router_eval(r, cycle);
 		*conflict |= r->conflict_now;
 		router_commit(r);
 	}
-	drive_wires(n, routers, next, v, r, wiring);
+	return drive_wires(n, routers, next, v, r, wiring);
 }
 
 /*
  * The routers of the active set `set` (cleared on the way), in node order: the
  * ejections and injection credits they drive are listed in that order.
  */
-static inline __attribute__((always_inline)) void
+static inline __attribute__((always_inline)) int
 step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enum wiring wiring,
 	     bool *conflict)
 {
 	/* A router whose flits all stream takes the short path (router_streams()). */
 	bool stream = wiring != WIRING_GENERAL || n->vcs == 1;
+	int moves = 0;
 	/*
 	 * A local, passed down: n->routers, like every word of n, may be aliased by each
 	 * flit and credit stored into a router, and was loaded again for every router
@@ -530,9 +437,10 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		for (; b; b &= b - 1) {
 			int v = set_first(w, b);
 
-			step_router(n, routers, next, v, cycle, wiring, stream, conflict);
+			moves += step_router(n, routers, next, v, cycle, wiring, stream, conflict);
 		}
 	}
+	return moves;
 }
 
 /*
@@ -551,7 +459,7 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
 	uint8_t *set, *next;
 	bool conflict = false;
-	uint64_t link_moves = n->link_moves;
+	int moves;
 #ifdef WORMCAST_DEBUG
 	int count = 0;
 #endif
@@ -574,18 +482,12 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	 * the loop is compiled for each of them alone (enum wiring).
 	 */
 	if (n->nbr || n->vcs != 1)
-		step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
+		moves = step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
 	else if (n->topo.kind == TOPO_HYPERCUBE)
-		step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
+		moves = step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
 	else
-		step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
-	/*
-	 * The output registers loaded, links and ejections, counted once here from what
-	 * the loop counts anyway, not one credit at a time in it: non-zero exactly when
-	 * some flit left an input (its route has an output), which is all the sim's
-	 * watchdog asks (engine_ops.outputs_valid, the RTL engine's count).
-	 */
-	n->last_moves = (int)(n->link_moves - link_moves) + (int)(n->ej_end - n->ej);
+		moves = step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
+	n->last_moves = moves;
 	if (conflict)
 		n->conflict_cycles++;
 #ifdef WORMCAST_DEBUG

@@ -547,17 +547,17 @@ __attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycl
 	r->owned_q |= req;
 	r->owning |= 1u << i;
 #ifdef WORMCAST_DEBUG
-	r->stream_grant = 1u << i;	/* router_stream_end() shows it to network_sanity() */
+	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
 #endif
 	return true;
 }
 
 /*
- * The end of both streaming cycles (router_stream_end(), router_stream_buffered()): the
+ * The end of both streaming cycles (router_stream(), router_stream_buffered()): the
  * output registers load the flits sent and the credit registers the inputs that moved,
  * the arrivals of this cycle's slot are consumed, and a debug build leaves the
  * next-state fields network_sanity() reads, as router_commit() would.  The grant shown
- * is router_start_head()'s: non-zero only in the streaming cycle that follows it.
+ * is router_start_head()'s: non-zero only in the router_stream() that follows it.
  * router_quiet() writes the same fields itself: through this helper it would also
  * clear in_valid, already 0 there, and in the inlined network loop that cost 1.7 to
  * 3.5 instructions per flit-hop (callgrind, the three workloads of performance.md).
@@ -586,18 +586,36 @@ stream_commit(struct router *r, int slot, uint32_t move, uint32_t push, uint32_t
 }
 
 /*
- * The end of the streaming cycle (router.h), after network.c has moved the flits of
- * step 6 and driven them: 10. a flit that did not move is stored in its empty FIFO;
- * 9. the tails free their outputs; 8. credits change only where a flit was sent
- * without a credit coming back, or the reverse; the registers load.
+ * The streaming cycle (router.h): the steps of router_eval() and router_commit()
+ * that do something when no head waits, no FIFO holds a flit and no input is held.
+ * 1. Every flit arriving is the head of line of an input with a message in progress
+ * (its route_q, 5: cur = route_q); 6. it moves if all of route_q is ready, 7. into
+ * the output registers, 9. a tail frees its outputs; 10. a flit that did not move
+ * is stored in its empty FIFO; 8. credits change only where a flit was sent without
+ * a credit coming back, or the reverse.
  */
-void router_stream_end(struct router *r, uint64_t cycle, uint32_t move, uint32_t out_valid,
-		       uint32_t release)
+void router_stream(struct router *r, uint64_t cycle)
 {
 	int slot = cycle & 1;
 	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
-	uint32_t push = in_valid & ~move;
+	uint32_t ready = r->has_credit_q | credit_in;
+	uint32_t move = 0, out_valid = 0, release = 0, push;
 
+	for (uint32_t m = in_valid; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		flit_t f = r->in[i].flit[slot];
+		uint32_t outs = r->in[i].route_q;
+
+		if (outs & ~ready)
+			continue;
+		move |= 1u << i;
+		out_valid |= outs;
+		for (uint32_t o = outs; o; o &= o - 1)
+			r->out[__builtin_ctz(o)].flit_q = f;
+		if (flit_is_tail(f))
+			release |= 1u << i;
+	}
+	push = in_valid & ~move;
 	if (push) {
 		/* An empty FIFO: the flit goes into the slot at its read pointer. */
 		for (uint32_t m = push; m; m &= m - 1) {
@@ -616,7 +634,7 @@ void router_stream_end(struct router *r, uint64_t cycle, uint32_t move, uint32_t
 }
 
 /*
- * The quiet cycle (router.h): no flit buffered or arriving, so the streaming cycle would
+ * The quiet cycle (router.h): no flit buffered or arriving, so router_stream() would
  * move nothing, push nothing and release nothing; 8. the credits that arrive add one
  * each (no flit is sent).  Every output then has a credit.
  */
@@ -644,7 +662,7 @@ void router_quiet(struct router *r, uint64_t cycle)
 /*
  * The streaming cycle of a router with flits buffered (router.h): every input with
  * a flit at its head of line (1: buffered or arriving) has a message in progress and
- * none is held, so no head waits.  6, 7, 9 as in the streaming cycle with the FIFO's
+ * none is held, so no head waits.  6, 7, 9 as in router_stream() with the FIFO's
  * head where there is one; 10. an arriving flit that was not bypassed is written
  * behind the last entry, then the FIFOs that sent pop; 8. credits.  False, having
  * changed nothing, where a head waits or an input is held.

@@ -100,7 +100,7 @@ struct router {
 	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
 
 	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: free slots downstream */
-	/* The full cycle's only (router_eval(), router_commit(); not the streaming cycle). */
+	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
 	uint32_t grant_d;	/* inputs whose head was granted: route_q = in[i].req */
 	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
 
@@ -179,22 +179,18 @@ void router_eval(struct router *r, uint64_t cycle);
 void router_commit(struct router *r);
 
 /*
- * The streaming cycle (V = 1): router_eval() and router_commit() in one, for a
- * router where router_streams() holds: no flit buffered, no
+ * The streaming cycle (V = 1): router_stream() is router_eval() and router_commit()
+ * in one, for a router where router_streams() holds: no flit buffered, no
  * replication hold, and every flit arriving belongs to a message in progress at its
  * input.  Then no head waits, so steps 3 to 5 and 12 do nothing and every FIFO is
  * bypassed or takes its first flit: the flits move, or are stored, without the
  * allocation, the FIFO read and the next-state fields.  The registers it leaves
- * are those router_eval() and router_commit() would leave.  Its steps 6 and 7 (each
- * arriving flit moves if all of its route_q is ready, into those output registers)
- * are network.c's stream_router(), which drives each flit and credit onto the wires
- * of the next cycle as it moves them, in the same pass; router_stream_end() does the
- * rest of the cycle, given the inputs that moved, the outputs loaded and the tails.
+ * are those router_eval() and router_commit() would leave.
  *
  * router_start_head() makes a router where one head arrives, and nothing else
  * keeps router_streams() from holding, a streaming one: the head is allocated
  * alone (no rotation orders it) and, granted, takes its outputs at once, which
- * only its own move in the streaming cycle reads (5: cur = req).  It returns false,
+ * only its own move in router_stream() reads (5: cur = req).  It returns false,
  * having changed nothing but that head's route (in[i].req and routed, as a waiting
  * head's), when the head is not granted at once or T_r > 0: router_eval() and
  * router_commit() then do the cycle.
@@ -204,11 +200,10 @@ static inline bool router_streams(const struct router *r, uint64_t cycle)
 	return !(r->nonempty | (r->in_valid[cycle & 1] & ~r->owning)) && !r->hold_busy;
 }
 
-void router_stream_end(struct router *r, uint64_t cycle, uint32_t move, uint32_t out_valid,
-		       uint32_t release);
+void router_stream(struct router *r, uint64_t cycle);
 bool router_start_head(struct router *r, uint64_t cycle);
 /*
- * The quiet cycle: the streaming cycle (or router_eval() and router_commit()) of a router
+ * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
  * where router_streams() holds and no flit arrives.  Nothing is buffered, held or
  * arriving, so nothing moves: 8. the credits that arrive are counted, and the output
  * and credit registers, which were loaded in the last cycle or are 0 already, become

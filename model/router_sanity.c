@@ -103,14 +103,6 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 				return fail(r, err, errlen, "outputs 0x%x are owned by input %d and "
 					    "another", route & owned, i);
 			owned |= route;
-			/*
-			 * network.c's stream_router() drives one ejection per input, its own:
-			 * n_link + i with all-port ejection, else the one channel.
-			 */
-			if ((route & ~low_bits(r->n_link)) &&
-			    (route & ~low_bits(r->n_link)) != 1u << router_ejection_port(r, i))
-				return fail(r, err, errlen, "route_q of input %d is 0x%x: ejects on "
-					    "other than output %d", i, route, router_ejection_port(r, i));
 			if ((r->owning >> i & 1) != (route != 0))
 				return fail(r, err, errlen, "owning bit %d is %u with route_q 0x%x",
 					    i, r->owning >> i & 1, route);
