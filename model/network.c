@@ -287,11 +287,10 @@ link_node(const struct router *d, int w, enum wiring wiring)
  * active set of that cycle), ejection flits and injection credits into the lists
  * the NIs read.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
 	    enum wiring wiring)
 {
-	int moves = 0;
 	int ports = n->links;
 	uint32_t m;
 
@@ -323,7 +322,6 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 	for (m = r->credit_out_q; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		moves++;
 		if (i < ports) {
 			int w, q = link_peer_port(n, v, i, &w, wiring);
 			struct router *d = link_router(routers, r, i, w, wiring);
@@ -341,7 +339,6 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 	 * and evaluating one that has not changes nothing: woken without a test.
 	 */
 	wake(next, v);
-	return moves;
 }
 
 /*
@@ -383,10 +380,9 @@ static void rebase(struct network *n, uint64_t cycle)
  * most routers are the streaming cycle (router.h): flits of messages in progress, or
  * one head granted at once, with no allocation among heads; a router where nothing
  * arrives or waits takes the quiet cycle (router_quiet()); the full router_eval()
- * and router_commit() do the rest.  Returns the credits it drives (flits that left
- * an input).
+ * and router_commit() do the rest.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 step_router(struct network *n, struct router *routers, uint8_t *next, int v, uint64_t cycle,
 	    enum wiring wiring,
 	    bool stream, bool *conflict)
@@ -397,7 +393,7 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 		if (!r->in_valid[cycle & 1]) {
 			/* Nothing buffered or arriving: no wire to drive. */
 			router_quiet(r, cycle);
-			return 0;
+			return;
 		}
 		router_stream(r, cycle);
 	} else if (stream && router_start_head(r, cycle)) {
@@ -407,20 +403,19 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 		*conflict |= r->conflict_now;
 		router_commit(r);
 	}
-	return drive_wires(n, routers, next, v, r, wiring);
+	drive_wires(n, routers, next, v, r, wiring);
 }
 
 /*
  * The routers of the active set `set` (cleared on the way), in node order: the
  * ejections and injection credits they drive are listed in that order.
  */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) void
 step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enum wiring wiring,
 	     bool *conflict)
 {
 	/* A router whose flits all stream takes the short path (router_streams()). */
 	bool stream = wiring != WIRING_GENERAL || n->vcs == 1;
-	int moves = 0;
 	/*
 	 * A local, passed down: n->routers, like every word of n, may be aliased by each
 	 * flit and credit stored into a router, and was loaded again for every router
@@ -437,10 +432,9 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		for (; b; b &= b - 1) {
 			int v = set_first(w, b);
 
-			moves += step_router(n, routers, next, v, cycle, wiring, stream, conflict);
+			step_router(n, routers, next, v, cycle, wiring, stream, conflict);
 		}
 	}
-	return moves;
 }
 
 /*
@@ -459,7 +453,7 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {
 	uint8_t *set, *next;
 	bool conflict = false;
-	int moves;
+	uint64_t link_moves = n->link_moves;
 #ifdef WORMCAST_DEBUG
 	int count = 0;
 #endif
@@ -482,12 +476,18 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	 * the loop is compiled for each of them alone (enum wiring).
 	 */
 	if (n->nbr || n->vcs != 1)
-		moves = step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
+		step_routers(n, set, next, cycle, WIRING_GENERAL, &conflict);
 	else if (n->topo.kind == TOPO_HYPERCUBE)
-		moves = step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
+		step_routers(n, set, next, cycle, WIRING_HYPERCUBE, &conflict);
 	else
-		moves = step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
-	n->last_moves = moves;
+		step_routers(n, set, next, cycle, WIRING_MESH, &conflict);
+	/*
+	 * The output registers loaded, links and ejections, counted once here from what
+	 * the loop counts anyway, not one credit at a time in it: non-zero exactly when
+	 * some flit left an input (its route has an output), which is all the sim's
+	 * watchdog asks (engine_ops.outputs_valid, the RTL engine's count).
+	 */
+	n->last_moves = (int)(n->link_moves - link_moves) + (int)(n->ej_end - n->ej);
 	if (conflict)
 		n->conflict_cycles++;
 #ifdef WORMCAST_DEBUG

@@ -89,7 +89,8 @@ void network_router_state(const struct network *n, int node, struct router_state
 
 /* Activity of the last step. */
 uint64_t network_link_moves(const struct network *n);	/* flits put on links, total */
-int network_last_moves(const struct network *n);	/* flits that left inputs last step */
+/* Output registers (links and ejections) loaded by the last step: 0 iff no flit left an input. */
+int network_last_moves(const struct network *n);
 uint64_t network_conflict_cycles(const struct network *n); /* cycles where a head waited */
 int network_buffered(const struct network *n);
 
