@@ -59,8 +59,8 @@ struct ni {
 	int cap_done;
 	/*
 	 * Sinks that never stall, with an engine that returns their credits itself
-	 * (ni_engine_returns_credits()): an arrival is only counted, as the flit drained
-	 * (progress), and the channel never listed.
+	 * (ni_engine_returns_credits()): arrivals are only counted, as flits drained
+	 * (progress, ni_arrivals_drained()), and no channel is ever listed.
 	 */
 	bool engine_credits;
 	int drained;
@@ -174,14 +174,14 @@ void ni_engine_returns_credits(struct ni *n)
 	n->engine_credits = true;
 }
 
+void ni_arrivals_drained(struct ni *n, int count)
+{
+	n->drained += count;
+}
+
 void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 {
 	unsigned st = ej->state;
-
-	if (n->engine_credits) {
-		n->drained++;
-		return;
-	}
 
 	ej->state = (uint8_t)(st | NI_EJ_ARRIVED | NI_EJ_LISTED);
 	if (!(st & NI_EJ_LISTED))

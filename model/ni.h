@@ -51,9 +51,13 @@ void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel);
 
 /*
  * The sinks never stall and the engine returns the credit of every ejected flit itself
- * (network_return_ejection_credits()): ni_arrival() only counts the flit as drained.
+ * (network_return_ejection_credits()): the NI keeps no ejection state, and the caller
+ * tells it a cycle's arrivals at once, by ni_arrivals_drained(), instead of ni_arrival()
+ * for each flit.
  */
 void ni_engine_returns_credits(struct ni *n);
+/* count flits arrived this cycle, drained at once (progress); only after the above. */
+void ni_arrivals_drained(struct ni *n, int count);
 
 /* The router returned a credit on injection channel (node, channel) for this cycle. */
 void ni_credit_in(struct ni *n, int node, int channel);
