@@ -33,6 +33,11 @@ struct inj_channel {
 	 */
 	uint8_t credits;
 	bool active;
+	/*
+	 * queue[head]'s head is the next flit: a flag in the channel, so that a data flit
+	 * does not load the message (queue[head], then its length) to tell.
+	 */
+	bool head_due;
 };
 
 _Static_assert(sizeof(struct inj_channel) == 64, "an injection channel is 64 bytes");
@@ -65,6 +70,7 @@ struct ni {
 	bool engine_credits;
 	int drained;
 	bool out_of_memory;	/* a SEND_DONE could not be recorded */
+	const char *broken;	/* debug builds: a broken invariant of the NI, or NULL */
 };
 
 struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
@@ -132,6 +138,7 @@ static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 static void load_message(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
 	ch->left = m->len;
+	ch->head_due = true;
 	ch->start = start_cycle(n, ch, m);
 	if (m->stored) {
 		ch->next = m->data;
@@ -322,14 +329,20 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 		 */
 		if (ch->n == 0)
 			goto idle;
+#ifdef WORMCAST_DEBUG
+		if (ch->head_due != (ch->left == ch->queue[ch->head]->len))
+			n->broken = "an injection channel's head_due disagrees with its flits left";
+#endif
 		if (now >= ch->start && ch->credits > 0) {
-			struct message *m = ch->queue[ch->head];
+			struct message *m;
 			flit_t f;
 
 			/* (The head's branch also notes its cycle: one test for the head.) */
-			if (ch->left == m->len) {
+			if (ch->head_due) {
+				m = ch->queue[ch->head];
 				f = m->head;
 				m->head_cycle = now;
+				ch->head_due = false;
 			} else {
 				f = next_data_flit(n, ch);
 			}
@@ -341,6 +354,7 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 			ch->credits--;
 			progress++;
 			if (--ch->left == 0) {
+				m = ch->queue[ch->head];
 				m->tail_cycle = now;
 				if (nd == n->cap_done) {
 					int cap = n->cap_done ? 2 * n->cap_done : 64;
@@ -378,6 +392,11 @@ idle:
 bool ni_out_of_memory(const struct ni *n)
 {
 	return n->out_of_memory;
+}
+
+const char *ni_broken(const struct ni *n)
+{
+	return n->broken;
 }
 
 bool ni_idle(const struct ni *n)

@@ -71,6 +71,8 @@ int ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message 
 	     int *n_done);
 
 bool ni_out_of_memory(const struct ni *n);	/* an allocation failed in ni_drive() */
+/* Debug builds (WORMCAST_DEBUG): the first broken invariant of the NI, or NULL. */
+const char *ni_broken(const struct ni *n);
 bool ni_idle(const struct ni *n);		/* nothing queued, sending or buffered */
 bool ni_starting(const struct ni *n, uint64_t now);	/* a send is in its start-up */
 

@@ -716,6 +716,13 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		no_memory(s);
 		return s->status;
 	}
+#ifdef WORMCAST_DEBUG
+	if (ni_broken(s->ni)) {
+		set_error(s, "NI: %s at cycle %llu", ni_broken(s->ni), (unsigned long long)s->now);
+		stop(s, SIM_ENGINE_STOPPED);
+		return s->status;
+	}
+#endif
 
 	/* 3. Clock edge. */
 	if (e->ops->step(e->impl, s->now)) {
