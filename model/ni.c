@@ -27,7 +27,7 @@ struct inj_channel {
 	int left;		/* flits of queue[head] still to offer */
 	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
-	 * A credit the router returns is counted at once (ni_credit_in()): it is valid in
+	 * A credit the router returns is counted at once (ni_credits_in()): it is valid in
 	 * the cycle after the step that listed it, the next ni_drive(), and nothing reads
 	 * the count in between.
 	 */
@@ -56,6 +56,7 @@ struct ni {
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
+	struct inj_channel **inj_of;	/* node v's channels: inj + v * channels */
 	struct inj_channel **inj_active;	/* the channels with work, in list order */
 	int n_inj_active;
 	struct ej_ref *ej_active;
@@ -92,10 +93,13 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->inj = calloc(total, sizeof(*n->inj));
 	n->inj_active = malloc(sizeof(*n->inj_active) * total);
 	n->ej_active = malloc(sizeof(*n->ej_active) * total);
-	if (!n->inj || !n->inj_active || !n->ej_active) {
+	n->inj_of = malloc(sizeof(*n->inj_of) * (size_t)nodes);
+	if (!n->inj || !n->inj_active || !n->ej_active || !n->inj_of) {
 		ni_destroy(n);
 		return NULL;
 	}
+	for (int v = 0; v < nodes; v++)
+		n->inj_of[v] = &n->inj[(size_t)v * (size_t)channels];
 	for (size_t k = 0; k < total; k++) {
 		n->inj[k].credits = (uint8_t)depth;
 		n->inj[k].node = (uint16_t)(k / (size_t)channels);
@@ -112,6 +116,7 @@ void ni_destroy(struct ni *n)
 		for (int k = 0; k < n->nodes * n->channels; k++)
 			free(n->inj[k].queue);
 	free(n->inj);
+	free(n->inj_of);
 	free(n->inj_active);
 	free(n->ej_active);
 	free(n->done);
@@ -196,12 +201,25 @@ void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 			.ch = ej, .node = (uint16_t)node, .channel = (uint16_t)channel };
 }
 
-void ni_credit_in(struct ni *n, int node, int channel)
+void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 {
-	int k = node * n->channels + channel;
+	/*
+	 * In locals: a credit is a byte store, which may alias anything, so the NI's fields
+	 * would be loaded again for each one.  A channel is found through its node's row.
+	 */
+	struct inj_channel *const *inj_of = n->inj_of, **active = n->inj_active;
+	int listed = n->n_inj_active;
 
-	n->inj[k].credits++;
-	activate_inj(n, k);
+	for (const struct channel_event *ev = list, *end = list + count; ev < end; ev++) {
+		struct inj_channel *ch = &inj_of[ev->node][ev->channel];
+
+		ch->credits++;
+		if (!ch->active) {	/* activate_inj() */
+			ch->active = true;
+			active[listed++] = ch;
+		}
+	}
+	n->n_inj_active = listed;
 }
 
 /*

@@ -59,8 +59,11 @@ void ni_engine_returns_credits(struct ni *n);
 /* count flits arrived this cycle, drained at once (progress); only after the above. */
 void ni_arrivals_drained(struct ni *n, int count);
 
-/* The router returned a credit on injection channel (node, channel) for this cycle. */
-void ni_credit_in(struct ni *n, int node, int channel);
+/*
+ * The router returned a credit on each injection channel (node, channel) of list, count
+ * of them, for this cycle.
+ */
+void ni_credits_in(struct ni *n, const struct channel_event *list, int count);
 
 /*
  * Drive cycle `now`: ejection credits and injection flits into the engine, sink

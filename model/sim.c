@@ -734,8 +734,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		return s->status;
 	}
 	n = e->ops->inj_credits(e->impl, &list);
-	for (int k = 0; k < n; k++)
-		ni_credit_in(s->ni, list[k].node, list[k].channel);
+	ni_credits_in(s->ni, list, n);
 	progress += e->ops->outputs_valid(e->impl);
 	s->now++;
 
