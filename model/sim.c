@@ -625,12 +625,61 @@ static bool write_deadlock_report(struct sim *s)
 	return true;
 }
 
+/*
+ * This cycle's n ejections in list, after they were counted: each flit to the checker
+ * (and to the NI unless arrivals_counted: sinks that never stall, the engine returning
+ * their credits), the events it makes to the driver.  Inlined twice, arrivals_counted
+ * a constant in each: one loop a mode, without the mode's test for each flit.  False if
+ * the run stopped (a check failed).
+ */
+static inline __attribute__((always_inline)) bool
+take_ejections(struct sim *s, const struct driver *d, const struct channel_event *list, int n,
+	       const bool arrivals_counted)
+{
+	/*
+	 * In locals: the stores into a record could alias the simulation's fields, which
+	 * the compiler would then load again for every flit.
+	 */
+	struct ejection *const *ej_of = s->ej_of;
+	const uint64_t flit_mask = s->flit_mask;
+	const struct channel_event *ev = list, *end = list + n;
+
+	for (; ev < end; ev++) {
+		struct message *msg;
+		bool head_too;
+		enum checker_result r;
+		struct ejection *ej = &ej_of[ev->node][ev->channel];
+
+		if (!arrivals_counted)
+			ni_arrival(s->ni, &ej->ni, ev->node, ev->channel);
+		if (checker_body_flit(&ej->rx, ev->flit, flit_mask))
+			continue;	/* a body flit, the common case */
+		r = checker_flit_other(s->checker, &ej->rx, ev->node, ev->channel, ev->flit,
+				       s->now, &msg, &head_too);
+		if (r == CHECK_OK)
+			continue;	/* a stored word */
+		if (r == CHECK_ERROR) {
+			/* The flits after this one were not seen: counted up to it. */
+			checker_count_flits(s->checker, -(int)(end - ev - 1));
+			set_error(s, "%s", checker_error(s->checker));
+			stop(s, SIM_CHECK_FAILED);
+			return false;
+		}
+		if ((r == CHECK_HEAD || head_too) && !s->no_head_events)
+			emit(s, d, EV_HEAD_ARRIVED, ev->node, msg);
+		if (r == CHECK_TAIL) {
+			s->last_delivery = s->now;
+			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
+		}
+	}
+	return true;
+}
+
 enum sim_status sim_step(struct sim *s, const struct driver *d)
 {
 	const struct engine *e = &s->engine;
 	const struct channel_event *list;
 	struct message **done;
-	struct ejection *const *ej_of = s->ej_of;
 	int n, n_done, progress;
 
 	if (s->stopped)
@@ -656,45 +705,12 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	 * body flit, then costs its record, a compare and two adds.
 	 */
 	checker_count_flits(s->checker, n);
-	if (s->engine_credits)
+	if (s->engine_credits) {
 		ni_arrivals_drained(s->ni, n);
-	{
-		/*
-		 * In locals: the stores into a record could alias the simulation's fields, which
-		 * the compiler would then load again for every flit.
-		 */
-		const bool arrivals_counted = s->engine_credits;
-		const uint64_t flit_mask = s->flit_mask;
-		const struct channel_event *ev = list, *end = list + n;
-
-		for (; ev < end; ev++) {
-			struct message *msg;
-			bool head_too;
-			enum checker_result r;
-			struct ejection *ej = &ej_of[ev->node][ev->channel];
-
-			if (!arrivals_counted)
-				ni_arrival(s->ni, &ej->ni, ev->node, ev->channel);
-			if (checker_body_flit(&ej->rx, ev->flit, flit_mask))
-				continue;	/* a body flit, the common case */
-			r = checker_flit_other(s->checker, &ej->rx, ev->node, ev->channel, ev->flit,
-					       s->now, &msg, &head_too);
-			if (r == CHECK_OK)
-				continue;	/* a stored word */
-			if (r == CHECK_ERROR) {
-				/* The flits after this one were not seen: counted up to it. */
-				checker_count_flits(s->checker, -(int)(end - ev - 1));
-				set_error(s, "%s", checker_error(s->checker));
-				stop(s, SIM_CHECK_FAILED);
-				return s->status;
-			}
-			if ((r == CHECK_HEAD || head_too) && !s->no_head_events)
-				emit(s, d, EV_HEAD_ARRIVED, ev->node, msg);
-			if (r == CHECK_TAIL) {
-				s->last_delivery = s->now;
-				emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
-			}
-		}
+		if (!take_ejections(s, d, list, n, true))
+			return s->status;
+	} else if (!take_ejections(s, d, list, n, false)) {
+		return s->status;
 	}
 
 	/* 2. NIs drive this cycle's credits and flits. */
