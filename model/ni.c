@@ -267,6 +267,85 @@ static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch)
 }
 
 /*
+ * The injection side of ni_drive(): offer the next flit where start-up is over and credit
+ * allows; the messages whose tail goes are appended to n->done.  Returns the flits
+ * injected.  Inlined twice, for the C model (net) and for another engine (net NULL), so
+ * that a flit does not test which.
+ */
+static inline __attribute__((always_inline)) int
+inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t now, int *n_done)
+{
+	int kept = 0, nd = 0, progress = 0;
+
+	for (int a = 0; a < n->n_inj_active; a++) {
+		struct inj_channel *ch = n->inj_active[a];
+
+		/*
+		 * An idle channel leaves the list (a returning credit puts it back): one
+		 * listed again by a credit, or one whose last tail goes now.
+		 */
+		if (ch->n == 0)
+			goto idle;
+#ifdef WORMCAST_DEBUG
+		if (ch->head_due != (ch->left == ch->queue[ch->head]->len))
+			n->broken = "an injection channel's head_due disagrees with its flits left";
+#endif
+		if (now >= ch->start && ch->credits > 0) {
+			struct message *m;
+			flit_t f;
+
+			/* (The head's branch also notes its cycle: one test for the head.) */
+			if (ch->head_due) {
+				m = ch->queue[ch->head];
+				f = m->head;
+				m->head_cycle = now;
+				ch->head_due = false;
+			} else {
+				f = next_data_flit(n, ch);
+			}
+
+			if (net)
+				network_inject(net, ch->node, ch->channel, f);
+			else
+				e->ops->inject(e->impl, ch->node, ch->channel, f);
+			ch->credits--;
+			progress++;
+			if (--ch->left == 0) {
+				m = ch->queue[ch->head];
+				m->tail_cycle = now;
+				if (nd == n->cap_done) {
+					int cap = n->cap_done ? 2 * n->cap_done : 64;
+					struct message **p = realloc(n->done, sizeof(*p) * (size_t)cap);
+
+					if (p) {
+						n->done = p;
+						n->cap_done = cap;
+					}
+				}
+				/* A lost SEND_DONE would stall its driver: the run must stop. */
+				if (nd < n->cap_done)
+					n->done[nd++] = m;
+				else
+					n->out_of_memory = true;
+				ch->head = (ch->head + 1) % ch->cap;
+				ch->n--;
+				ch->free_from = now + 1;
+				if (ch->n == 0)
+					goto idle;
+				load_message(n, ch, ch->queue[ch->head]);
+			}
+		}
+		n->inj_active[kept++] = ch;
+		continue;
+idle:
+		ch->active = false;
+	}
+	n->n_inj_active = kept;
+	*n_done = nd;
+	return progress;
+}
+
+/*
  * flatten: the C model's network_inject() and network_return_credit() inlined (they
  * have other callers, so link-time optimisation would otherwise keep them calls).
  */
@@ -336,72 +415,11 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	}
 	n->n_ej_active = kept;
 
-	/* Injection side: offer the next flit where start-up is over and credit allows. */
-	kept = 0;
-	for (int a = 0; a < n->n_inj_active; a++) {
-		struct inj_channel *ch = n->inj_active[a];
-
-		/*
-		 * An idle channel leaves the list (a returning credit puts it back): one
-		 * listed again by a credit, or one whose last tail goes now.
-		 */
-		if (ch->n == 0)
-			goto idle;
-#ifdef WORMCAST_DEBUG
-		if (ch->head_due != (ch->left == ch->queue[ch->head]->len))
-			n->broken = "an injection channel's head_due disagrees with its flits left";
-#endif
-		if (now >= ch->start && ch->credits > 0) {
-			struct message *m;
-			flit_t f;
-
-			/* (The head's branch also notes its cycle: one test for the head.) */
-			if (ch->head_due) {
-				m = ch->queue[ch->head];
-				f = m->head;
-				m->head_cycle = now;
-				ch->head_due = false;
-			} else {
-				f = next_data_flit(n, ch);
-			}
-
-			if (net)
-				network_inject(net, ch->node, ch->channel, f);
-			else
-				e->ops->inject(e->impl, ch->node, ch->channel, f);
-			ch->credits--;
-			progress++;
-			if (--ch->left == 0) {
-				m = ch->queue[ch->head];
-				m->tail_cycle = now;
-				if (nd == n->cap_done) {
-					int cap = n->cap_done ? 2 * n->cap_done : 64;
-					struct message **p = realloc(n->done, sizeof(*p) * (size_t)cap);
-
-					if (p) {
-						n->done = p;
-						n->cap_done = cap;
-					}
-				}
-				/* A lost SEND_DONE would stall its driver: the run must stop. */
-				if (nd < n->cap_done)
-					n->done[nd++] = m;
-				else
-					n->out_of_memory = true;
-				ch->head = (ch->head + 1) % ch->cap;
-				ch->n--;
-				ch->free_from = now + 1;
-				if (ch->n == 0)
-					goto idle;
-				load_message(n, ch, ch->queue[ch->head]);
-			}
-		}
-		n->inj_active[kept++] = ch;
-		continue;
-idle:
-		ch->active = false;
-	}
-	n->n_inj_active = kept;
+	/* Injection side (the C model called directly, or the engine's table). */
+	if (net)
+		progress += inject_pass(n, e, net, now, &nd);
+	else
+		progress += inject_pass(n, e, NULL, now, &nd);
 	*done = n->done;
 	*n_done = nd;
 	return progress;
