@@ -353,20 +353,34 @@ check_head(struct checker *c, struct reception *rx, int node, int channel, flit_
 	return CHECK_HEAD;
 }
 
+/* A body flit is kind 0: the flit sent is its word in place, which the fast path compares. */
+_Static_assert(FLIT_BODY == 0, "a body flit's kind bits are 0");
+
 /*
- * Every flit but a right body flit of a generated payload: a head, a tail, a stored
- * word, or an error.
+ * Every flit but a right body flit of a generated payload (checker_body_flit()'s, the
+ * common case, a compare and two adds inline in the caller): a head, a tail, a stored
+ * word, or an error.  Out of line: once or twice a message.
  */
-static __attribute__((noinline)) enum checker_result
-check_other(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
-	    uint64_t cycle, struct message **msg, bool *head_too)
+__attribute__((noinline)) enum checker_result
+checker_flit_other(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
+		   uint64_t cycle, struct message **msg, bool *head_too)
 {
 	struct message *m = rx->msg;
 
+#ifdef WORMCAST_DEBUG
+	/* The caller asked checker_body_flit() first (here such a flit would be a data error). */
+	{
+		struct reception probe = *rx;
+
+		if (checker_body_flit(&probe, f, c->flit_mask))
+			return fail(c, node, channel, cycle, f, "internal: a right body flit "
+				    "passed to checker_flit_other()");
+	}
+#endif
 	if (!m)
 		return check_head(c, rx, node, channel, f, cycle, msg, head_too);
 	if (rx->step) {
-		/* Generated words: checker_flit_rx() took every right body flit, so a tail is due. */
+		/* Generated words: checker_body_flit() took every right body flit, so a tail is due. */
 		if (rx->body > 0 || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
 			return data_error(c, rx, node, channel, cycle, f);
 	} else {
@@ -389,6 +403,7 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
 				 uint64_t cycle, struct message **msg, bool *head_too)
 {
 	size_t n = (size_t)c->topo->nodes * (size_t)c->channels;
+	struct reception *rx;
 
 	if (!c->rx) {
 		c->rx = malloc(sizeof(*c->rx) * n);
@@ -397,28 +412,18 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
 		for (size_t k = 0; k < n; k++)
 			checker_reception_init(&c->rx[k]);
 	}
-	return checker_flit_rx(c, &c->rx[node * c->channels + channel], node, channel, f, cycle,
-			       msg, head_too);
+	rx = &c->rx[node * c->channels + channel];
+	c->flits++;
+	if (checker_body_flit(rx, f, c->flit_mask))
+		return CHECK_OK;
+	return checker_flit_other(c, rx, node, channel, f, cycle, msg, head_too);
 }
 
-/* A body flit is kind 0: the flit sent is its word in place, which the fast path compares. */
-_Static_assert(FLIT_BODY == 0, "a body flit's kind bits are 0");
+uint64_t checker_flit_mask(const struct checker *c) { return c->flit_mask; }
 
-/*
- * A body flit of a generated payload, the common case, costs a compare and two adds
- * (the next word in its flit's place is kept, unmasked); everything else is
- * check_other()'s.
- */
-enum checker_result checker_flit_rx(struct checker *c, struct reception *rx, int node, int channel,
-				    flit_t f, uint64_t cycle, struct message **msg, bool *head_too)
+void checker_count_flits(struct checker *c, int n)
 {
-	c->flits++;
-	if (__builtin_expect(rx->body > 0 && f == (rx->want & c->flit_mask), 1)) {
-		rx->body--;
-		rx->want += rx->step;
-		return CHECK_OK;
-	}
-	return check_other(c, rx, node, channel, f, cycle, msg, head_too);
+	c->flits += (uint64_t)(int64_t)n;	/* wraps as a subtraction for n < 0 */
 }
 
 uint64_t checker_outstanding(const struct checker *c) { return c->outstanding; }

@@ -63,12 +63,34 @@ enum checker_result {
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too);
 /*
- * The same, with the channel's reception rx kept by the caller (the simulation's record
- * of channel (node, channel)).  *msg and *head_too are set unless the result is
- * CHECK_OK (a body flit of a message in progress).
+ * The simulation's per-flit path, in two parts, with the channel's reception rx kept by
+ * the caller (its record of channel (node, channel)) and the flits counted by the
+ * caller, a cycle's ejections at once (checker_count_flits()), not one by one:
+ *
+ * checker_body_flit() takes the common flit, a right body flit of a generated payload,
+ * inline: a compare and two adds, no call.  flit_mask is checker_flit_mask(c).
+ *
+ * checker_flit_other() takes every flit checker_body_flit() did not (it must have been
+ * asked first: a right body flit of a generated payload is not one of its cases).  *msg
+ * and *head_too are set unless the result is CHECK_OK (a body flit of a message in
+ * progress).
  */
-enum checker_result checker_flit_rx(struct checker *c, struct reception *rx, int node, int channel,
-				    flit_t f, uint64_t cycle, struct message **msg, bool *head_too);
+static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t flit_mask)
+{
+	if (__builtin_expect(rx->body > 0 && f == (rx->want & flit_mask), 1)) {
+		rx->body--;
+		rx->want += rx->step;
+		return true;
+	}
+	return false;
+}
+
+enum checker_result checker_flit_other(struct checker *c, struct reception *rx, int node,
+				       int channel, flit_t f, uint64_t cycle, struct message **msg,
+				       bool *head_too);
+uint64_t checker_flit_mask(const struct checker *c);	/* for checker_body_flit() */
+/* n more flits seen (n < 0: fewer, for the caller that counted a cycle's list at once). */
+void checker_count_flits(struct checker *c, int n);
 
 /* Deliveries still expected. */
 uint64_t checker_outstanding(const struct checker *c);

@@ -27,12 +27,17 @@ struct inj_channel {
 	int left;		/* flits of queue[head] still to offer */
 	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
-	 * A credit the router returns is counted at once (ni_credit_in()): it is valid in
+	 * A credit the router returns is counted at once (ni_credits_in()): it is valid in
 	 * the cycle after the step that listed it, the next ni_drive(), and nothing reads
 	 * the count in between.
 	 */
 	uint8_t credits;
 	bool active;
+	/*
+	 * queue[head]'s head is the next flit: a flag in the channel, so that a data flit
+	 * does not load the message (queue[head], then its length) to tell.
+	 */
+	bool head_due;
 };
 
 _Static_assert(sizeof(struct inj_channel) == 64, "an injection channel is 64 bytes");
@@ -51,6 +56,7 @@ struct ni {
 	double sink_stall;
 	uint64_t rng;
 	struct inj_channel *inj;
+	struct inj_channel **inj_of;	/* node v's channels: inj + v * channels */
 	struct inj_channel **inj_active;	/* the channels with work, in list order */
 	int n_inj_active;
 	struct ej_ref *ej_active;
@@ -59,12 +65,13 @@ struct ni {
 	int cap_done;
 	/*
 	 * Sinks that never stall, with an engine that returns their credits itself
-	 * (ni_engine_returns_credits()): an arrival is only counted, as the flit drained
-	 * (progress), and the channel never listed.
+	 * (ni_engine_returns_credits()): arrivals are only counted, as flits drained
+	 * (progress, ni_arrivals_drained()), and no channel is ever listed.
 	 */
 	bool engine_credits;
 	int drained;
 	bool out_of_memory;	/* a SEND_DONE could not be recorded */
+	const char *broken;	/* debug builds: a broken invariant of the NI, or NULL */
 };
 
 struct ni *ni_create(int nodes, int channels, int depth, int startup, double sink_stall,
@@ -86,10 +93,13 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	n->inj = calloc(total, sizeof(*n->inj));
 	n->inj_active = malloc(sizeof(*n->inj_active) * total);
 	n->ej_active = malloc(sizeof(*n->ej_active) * total);
-	if (!n->inj || !n->inj_active || !n->ej_active) {
+	n->inj_of = malloc(sizeof(*n->inj_of) * (size_t)nodes);
+	if (!n->inj || !n->inj_active || !n->ej_active || !n->inj_of) {
 		ni_destroy(n);
 		return NULL;
 	}
+	for (int v = 0; v < nodes; v++)
+		n->inj_of[v] = &n->inj[(size_t)v * (size_t)channels];
 	for (size_t k = 0; k < total; k++) {
 		n->inj[k].credits = (uint8_t)depth;
 		n->inj[k].node = (uint16_t)(k / (size_t)channels);
@@ -106,6 +116,7 @@ void ni_destroy(struct ni *n)
 		for (int k = 0; k < n->nodes * n->channels; k++)
 			free(n->inj[k].queue);
 	free(n->inj);
+	free(n->inj_of);
 	free(n->inj_active);
 	free(n->ej_active);
 	free(n->done);
@@ -132,6 +143,7 @@ static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
 static void load_message(const struct ni *n, struct inj_channel *ch, const struct message *m)
 {
 	ch->left = m->len;
+	ch->head_due = true;
 	ch->start = start_cycle(n, ch, m);
 	if (m->stored) {
 		ch->next = m->data;
@@ -174,14 +186,14 @@ void ni_engine_returns_credits(struct ni *n)
 	n->engine_credits = true;
 }
 
+void ni_arrivals_drained(struct ni *n, int count)
+{
+	n->drained += count;
+}
+
 void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 {
 	unsigned st = ej->state;
-
-	if (n->engine_credits) {
-		n->drained++;
-		return;
-	}
 
 	ej->state = (uint8_t)(st | NI_EJ_ARRIVED | NI_EJ_LISTED);
 	if (!(st & NI_EJ_LISTED))
@@ -189,12 +201,25 @@ void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel)
 			.ch = ej, .node = (uint16_t)node, .channel = (uint16_t)channel };
 }
 
-void ni_credit_in(struct ni *n, int node, int channel)
+void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 {
-	int k = node * n->channels + channel;
+	/*
+	 * In locals: a credit is a byte store, which may alias anything, so the NI's fields
+	 * would be loaded again for each one.  A channel is found through its node's row.
+	 */
+	struct inj_channel *const *inj_of = n->inj_of, **active = n->inj_active;
+	int listed = n->n_inj_active;
 
-	n->inj[k].credits++;
-	activate_inj(n, k);
+	for (const struct channel_event *ev = list, *end = list + count; ev < end; ev++) {
+		struct inj_channel *ch = &inj_of[ev->node][ev->channel];
+
+		ch->credits++;
+		if (!ch->active) {	/* activate_inj() */
+			ch->active = true;
+			active[listed++] = ch;
+		}
+	}
+	n->n_inj_active = listed;
 }
 
 /*
@@ -239,6 +264,85 @@ static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch)
 		return f;
 	}
 	return flit_make(kind, *ch->next++, n->width);
+}
+
+/*
+ * The injection side of ni_drive(): offer the next flit where start-up is over and credit
+ * allows; the messages whose tail goes are appended to n->done.  Returns the flits
+ * injected.  Inlined twice, for the C model (net) and for another engine (net NULL), so
+ * that a flit does not test which.
+ */
+static inline __attribute__((always_inline)) int
+inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t now, int *n_done)
+{
+	int kept = 0, nd = 0, progress = 0;
+
+	for (int a = 0; a < n->n_inj_active; a++) {
+		struct inj_channel *ch = n->inj_active[a];
+
+		/*
+		 * An idle channel leaves the list (a returning credit puts it back): one
+		 * listed again by a credit, or one whose last tail goes now.
+		 */
+		if (ch->n == 0)
+			goto idle;
+#ifdef WORMCAST_DEBUG
+		if (ch->head_due != (ch->left == ch->queue[ch->head]->len))
+			n->broken = "an injection channel's head_due disagrees with its flits left";
+#endif
+		if (now >= ch->start && ch->credits > 0) {
+			struct message *m;
+			flit_t f;
+
+			/* (The head's branch also notes its cycle: one test for the head.) */
+			if (ch->head_due) {
+				m = ch->queue[ch->head];
+				f = m->head;
+				m->head_cycle = now;
+				ch->head_due = false;
+			} else {
+				f = next_data_flit(n, ch);
+			}
+
+			if (net)
+				network_inject(net, ch->node, ch->channel, f);
+			else
+				e->ops->inject(e->impl, ch->node, ch->channel, f);
+			ch->credits--;
+			progress++;
+			if (--ch->left == 0) {
+				m = ch->queue[ch->head];
+				m->tail_cycle = now;
+				if (nd == n->cap_done) {
+					int cap = n->cap_done ? 2 * n->cap_done : 64;
+					struct message **p = realloc(n->done, sizeof(*p) * (size_t)cap);
+
+					if (p) {
+						n->done = p;
+						n->cap_done = cap;
+					}
+				}
+				/* A lost SEND_DONE would stall its driver: the run must stop. */
+				if (nd < n->cap_done)
+					n->done[nd++] = m;
+				else
+					n->out_of_memory = true;
+				ch->head = (ch->head + 1) % ch->cap;
+				ch->n--;
+				ch->free_from = now + 1;
+				if (ch->n == 0)
+					goto idle;
+				load_message(n, ch, ch->queue[ch->head]);
+			}
+		}
+		n->inj_active[kept++] = ch;
+		continue;
+idle:
+		ch->active = false;
+	}
+	n->n_inj_active = kept;
+	*n_done = nd;
+	return progress;
 }
 
 /*
@@ -311,65 +415,11 @@ ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***d
 	}
 	n->n_ej_active = kept;
 
-	/* Injection side: offer the next flit where start-up is over and credit allows. */
-	kept = 0;
-	for (int a = 0; a < n->n_inj_active; a++) {
-		struct inj_channel *ch = n->inj_active[a];
-
-		/*
-		 * An idle channel leaves the list (a returning credit puts it back): one
-		 * listed again by a credit, or one whose last tail goes now.
-		 */
-		if (ch->n == 0)
-			goto idle;
-		if (now >= ch->start && ch->credits > 0) {
-			struct message *m = ch->queue[ch->head];
-			flit_t f;
-
-			/* (The head's branch also notes its cycle: one test for the head.) */
-			if (ch->left == m->len) {
-				f = m->head;
-				m->head_cycle = now;
-			} else {
-				f = next_data_flit(n, ch);
-			}
-
-			if (net)
-				network_inject(net, ch->node, ch->channel, f);
-			else
-				e->ops->inject(e->impl, ch->node, ch->channel, f);
-			ch->credits--;
-			progress++;
-			if (--ch->left == 0) {
-				m->tail_cycle = now;
-				if (nd == n->cap_done) {
-					int cap = n->cap_done ? 2 * n->cap_done : 64;
-					struct message **p = realloc(n->done, sizeof(*p) * (size_t)cap);
-
-					if (p) {
-						n->done = p;
-						n->cap_done = cap;
-					}
-				}
-				/* A lost SEND_DONE would stall its driver: the run must stop. */
-				if (nd < n->cap_done)
-					n->done[nd++] = m;
-				else
-					n->out_of_memory = true;
-				ch->head = (ch->head + 1) % ch->cap;
-				ch->n--;
-				ch->free_from = now + 1;
-				if (ch->n == 0)
-					goto idle;
-				load_message(n, ch, ch->queue[ch->head]);
-			}
-		}
-		n->inj_active[kept++] = ch;
-		continue;
-idle:
-		ch->active = false;
-	}
-	n->n_inj_active = kept;
+	/* Injection side (the C model called directly, or the engine's table). */
+	if (net)
+		progress += inject_pass(n, e, net, now, &nd);
+	else
+		progress += inject_pass(n, e, NULL, now, &nd);
 	*done = n->done;
 	*n_done = nd;
 	return progress;
@@ -378,6 +428,11 @@ idle:
 bool ni_out_of_memory(const struct ni *n)
 {
 	return n->out_of_memory;
+}
+
+const char *ni_broken(const struct ni *n)
+{
+	return n->broken;
 }
 
 bool ni_idle(const struct ni *n)

@@ -51,12 +51,19 @@ void ni_arrival(struct ni *n, struct ni_ejection *ej, int node, int channel);
 
 /*
  * The sinks never stall and the engine returns the credit of every ejected flit itself
- * (network_return_ejection_credits()): ni_arrival() only counts the flit as drained.
+ * (network_return_ejection_credits()): the NI keeps no ejection state, and the caller
+ * tells it a cycle's arrivals at once, by ni_arrivals_drained(), instead of ni_arrival()
+ * for each flit.
  */
 void ni_engine_returns_credits(struct ni *n);
+/* count flits arrived this cycle, drained at once (progress); only after the above. */
+void ni_arrivals_drained(struct ni *n, int count);
 
-/* The router returned a credit on injection channel (node, channel) for this cycle. */
-void ni_credit_in(struct ni *n, int node, int channel);
+/*
+ * The router returned a credit on each injection channel (node, channel) of list, count
+ * of them, for this cycle.
+ */
+void ni_credits_in(struct ni *n, const struct channel_event *list, int count);
 
 /*
  * Drive cycle `now`: ejection credits and injection flits into the engine, sink
@@ -67,6 +74,8 @@ int ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message 
 	     int *n_done);
 
 bool ni_out_of_memory(const struct ni *n);	/* an allocation failed in ni_drive() */
+/* Debug builds (WORMCAST_DEBUG): the first broken invariant of the NI, or NULL. */
+const char *ni_broken(const struct ni *n);
 bool ni_idle(const struct ni *n);		/* nothing queued, sending or buffered */
 bool ni_starting(const struct ni *n, uint64_t now);	/* a send is in its start-up */
 

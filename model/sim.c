@@ -78,6 +78,11 @@ struct sim {
 	int channels;			/* E: ejection channels per node */
 	int inj_channels;		/* J: injection channels per node */
 	struct ejection *ej;		/* per node * channels */
+	/*
+	 * Node v's records: ej + v * channels, looked up instead of computed (a load where
+	 * the multiply and its sign extension were three more instructions an ejected flit).
+	 */
+	struct ejection **ej_of;
 
 	/*
 	 * The messages by id, in pages of MSG_PAGE: a page whose messages have all been
@@ -96,6 +101,8 @@ struct sim {
 	uint64_t first_send, last_delivery;
 	bool any_send;
 	bool no_head_events;		/* sim_no_head_events() */
+	bool engine_credits;		/* the NI told ni_engine_returns_credits() */
+	uint64_t flit_mask;		/* checker_flit_mask(), for checker_body_flit() */
 	struct message **pending_done;	/* SEND_DONE events for the next cycle */
 	int n_pending_done, cap_pending_done;
 
@@ -259,11 +266,15 @@ static struct sim *sim_new(const struct sim_config *c, char *err, size_t errlen)
 	s->checker = checker_create(&s->cfg.topo, s->channels, (unsigned)c->payload_width);
 	s->next_seq = calloc((size_t)c->topo.nodes, sizeof(unsigned));
 	s->ej = malloc(sizeof(*s->ej) * (size_t)c->topo.nodes * (size_t)s->channels);
-	if (!s->ni || !s->checker || !s->next_seq || !s->ej) {
+	s->ej_of = malloc(sizeof(*s->ej_of) * (size_t)c->topo.nodes);
+	if (!s->ni || !s->checker || !s->next_seq || !s->ej || !s->ej_of) {
 		snprintf(err, errlen, "out of memory");
 		sim_destroy(s);
 		return NULL;
 	}
+	s->flit_mask = checker_flit_mask(s->checker);
+	for (int v = 0; v < c->topo.nodes; v++)
+		s->ej_of[v] = &s->ej[v * s->channels];
 	for (int k = 0; k < c->topo.nodes * s->channels; k++) {
 		checker_reception_init(&s->ej[k].rx);
 		s->ej[k].ni = (struct ni_ejection){ .count = 0 };
@@ -283,6 +294,7 @@ static void engine_returns_credits(struct sim *s)
 	if (net && s->cfg.sink_stall <= 0) {
 		network_return_ejection_credits(net);
 		ni_engine_returns_credits(s->ni);
+		s->engine_credits = true;
 	}
 }
 
@@ -338,6 +350,7 @@ void sim_destroy(struct sim *s)
 	}
 	free(s->next_seq);
 	free(s->ej);
+	free(s->ej_of);
 	free(s->pending_done);
 	free(s->report);
 	free(s);
@@ -612,12 +625,61 @@ static bool write_deadlock_report(struct sim *s)
 	return true;
 }
 
+/*
+ * This cycle's n ejections in list, after they were counted: each flit to the checker
+ * (and to the NI unless arrivals_counted: sinks that never stall, the engine returning
+ * their credits), the events it makes to the driver.  Inlined twice, arrivals_counted
+ * a constant in each: one loop a mode, without the mode's test for each flit.  False if
+ * the run stopped (a check failed).
+ */
+static inline __attribute__((always_inline)) bool
+take_ejections(struct sim *s, const struct driver *d, const struct channel_event *list, int n,
+	       const bool arrivals_counted)
+{
+	/*
+	 * In locals: the stores into a record could alias the simulation's fields, which
+	 * the compiler would then load again for every flit.
+	 */
+	struct ejection *const *ej_of = s->ej_of;
+	const uint64_t flit_mask = s->flit_mask;
+	const struct channel_event *ev = list, *end = list + n;
+
+	for (; ev < end; ev++) {
+		struct message *msg;
+		bool head_too;
+		enum checker_result r;
+		struct ejection *ej = &ej_of[ev->node][ev->channel];
+
+		if (!arrivals_counted)
+			ni_arrival(s->ni, &ej->ni, ev->node, ev->channel);
+		if (checker_body_flit(&ej->rx, ev->flit, flit_mask))
+			continue;	/* a body flit, the common case */
+		r = checker_flit_other(s->checker, &ej->rx, ev->node, ev->channel, ev->flit,
+				       s->now, &msg, &head_too);
+		if (r == CHECK_OK)
+			continue;	/* a stored word */
+		if (r == CHECK_ERROR) {
+			/* The flits after this one were not seen: counted up to it. */
+			checker_count_flits(s->checker, -(int)(end - ev - 1));
+			set_error(s, "%s", checker_error(s->checker));
+			stop(s, SIM_CHECK_FAILED);
+			return false;
+		}
+		if ((r == CHECK_HEAD || head_too) && !s->no_head_events)
+			emit(s, d, EV_HEAD_ARRIVED, ev->node, msg);
+		if (r == CHECK_TAIL) {
+			s->last_delivery = s->now;
+			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
+		}
+	}
+	return true;
+}
+
 enum sim_status sim_step(struct sim *s, const struct driver *d)
 {
 	const struct engine *e = &s->engine;
 	const struct channel_event *list;
 	struct message **done;
-	struct ejection *ejs = s->ej;
 	int n, n_done, progress;
 
 	if (s->stopped)
@@ -637,28 +699,18 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		emit(s, d, EV_SEND_DONE, s->pending_done[k]->source, s->pending_done[k]);
 	s->n_pending_done = 0;
 	n = e->ops->ejections(e->impl, &list);
-	for (int k = 0, channels = s->channels; k < n; k++) {
-		struct message *msg;
-		bool head_too;
-		enum checker_result r;
-		struct ejection *ej = &ejs[list[k].node * channels + list[k].channel];
-
-		ni_arrival(s->ni, &ej->ni, list[k].node, list[k].channel);
-		r = checker_flit_rx(s->checker, &ej->rx, list[k].node, list[k].channel, list[k].flit,
-				    s->now, &msg, &head_too);
-		if (r == CHECK_OK)
-			continue;	/* a body flit, the common case */
-		if (r == CHECK_ERROR) {
-			set_error(s, "%s", checker_error(s->checker));
-			stop(s, SIM_CHECK_FAILED);
+	/*
+	 * The cycle's flits are counted at once, by the checker and (sinks that never stall,
+	 * the engine returning their credits) by the NI as drained: the common flit, a right
+	 * body flit, then costs its record, a compare and two adds.
+	 */
+	checker_count_flits(s->checker, n);
+	if (s->engine_credits) {
+		ni_arrivals_drained(s->ni, n);
+		if (!take_ejections(s, d, list, n, true))
 			return s->status;
-		}
-		if ((r == CHECK_HEAD || head_too) && !s->no_head_events)
-			emit(s, d, EV_HEAD_ARRIVED, list[k].node, msg);
-		if (r == CHECK_TAIL) {
-			s->last_delivery = s->now;
-			emit(s, d, EV_TAIL_ARRIVED, list[k].node, msg);
-		}
+	} else if (!take_ejections(s, d, list, n, false)) {
+		return s->status;
 	}
 
 	/* 2. NIs drive this cycle's credits and flits. */
@@ -680,6 +732,13 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		no_memory(s);
 		return s->status;
 	}
+#ifdef WORMCAST_DEBUG
+	if (ni_broken(s->ni)) {
+		set_error(s, "NI: %s at cycle %llu", ni_broken(s->ni), (unsigned long long)s->now);
+		stop(s, SIM_ENGINE_STOPPED);
+		return s->status;
+	}
+#endif
 
 	/* 3. Clock edge. */
 	if (e->ops->step(e->impl, s->now)) {
@@ -691,8 +750,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		return s->status;
 	}
 	n = e->ops->inj_credits(e->impl, &list);
-	for (int k = 0; k < n; k++)
-		ni_credit_in(s->ni, list[k].node, list[k].channel);
+	ni_credits_in(s->ni, list, n);
 	progress += e->ops->outputs_valid(e->impl);
 	s->now++;
 
