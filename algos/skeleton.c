@@ -855,23 +855,86 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 	scan(sk, t, v);
 }
 
-void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
+/* A head arrived (counted heads only). */
+static __attribute__((noinline)) void head_arrived(struct skeleton *sk, const struct transport *t,
+						   const struct sim_event *ev, struct xfer *x)
 {
 	const struct message *m = ev->msg;
-	struct xfer *x;
 	struct node_plan *np = &sk->node[ev->node];
 	int v = ev->node;
+
+	/* The head is everywhere: its round's head barrier may close. */
+	if (++x->heads == m->receivers &&
+	    --sk->heads_pending[x->spec.round] == 0)
+		rounds_moved(sk, t);
+	if (!sk->a->cut_through)
+		return;
+	if (np->head_msg >= 0) {
+		fail(sk, "node %d: a second message arrives cut-through before the first ended", v);
+		return;
+	}
+	np->head_msg = m->id;
+	np->head_cycle = ev->cycle;
+	receive(sk, t, v, m, x);
+}
+
+/* A tail arrived: the data check, the receipt, the delivery. */
+static __attribute__((noinline)) void tail_arrived(struct skeleton *sk, const struct transport *t,
+						   const struct sim_event *ev, struct xfer *x)
+{
+	const struct message *m = ev->msg;
+	struct node_plan *np = &sk->node[ev->node];
+	int v = ev->node;
+
+	if ((size_t)m->len != 1 + xfer_words(sk, m->source, x)) {
+		fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
+		     m->source, m->len, (int)x->carried);
+		return;
+	}
+	if (!x->verified && (!t->no_words || sk->keep_words)) {
+		verify(sk, v, m, x);
+		x->verified = !sk->error[0];
+	}
+	if (sk->a->cut_through) {
+		/* Flits back to back: forwarded flit i left no earlier than it arrived. */
+		if (np->head_msg != m->id || ev->cycle != np->head_cycle + (uint64_t)(m->len - 1))
+			fail(sk, "node %d forwarded cut-through but the flits from %d did not "
+			     "arrive back to back", v, m->source);
+		np->head_msg = -1;
+	} else {
+		receive(sk, t, v, m, x);
+	}
+	/* The message is delivered everywhere: its round may close. */
+	if (m->delivered == m->receivers) {
+		int round = x->spec.round;
+
+		x->delivered = true;
+		if (--sk->round_pending[round] == 0)
+			rounds_moved(sk, t);
+		compact(sk, m->source);
+	}
+}
+
+/*
+ * The head and tail handlers are out of line: SEND_DONE, half the events of a message,
+ * then runs in a small frame instead of saving the registers the receipt needs.
+ */
+void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
+{
+	struct xfer *x;
+	struct node_plan *np;
 
 	/* (A message no plan sent is caught at its SEND_DONE and its tail.) */
 	if (ev->kind == EV_HEAD_ARRIVED && !sk->count_heads)
 		return;
 	x = xfer_of(sk, ev);
 	if (!x) {
-		fail(sk, "node %d: event for message %d, which no plan sent", v, m->id);
+		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, ev->msg->id);
 		return;
 	}
 	switch (ev->kind) {
 	case EV_SEND_DONE:
+		np = &sk->node[ev->node];
 		x->state = DONE;
 		while (np->first_open < np->n && np->x[np->first_open].state == DONE)
 			np->first_open++;
@@ -879,51 +942,13 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 		 * No compact(): the tail leaves the NI before it reaches any receiver, so a
 		 * send is done before it is delivered, and the delivery compacts.
 		 */
-		scan(sk, t, v);
+		scan(sk, t, ev->node);
 		break;
 	case EV_HEAD_ARRIVED:
-		/* The head is everywhere: its round's head barrier may close. */
-		if (++x->heads == m->receivers &&
-		    --sk->heads_pending[x->spec.round] == 0)
-			rounds_moved(sk, t);
-		if (!sk->a->cut_through)
-			break;
-		if (np->head_msg >= 0) {
-			fail(sk, "node %d: a second message arrives cut-through before the first ended", v);
-			break;
-		}
-		np->head_msg = m->id;
-		np->head_cycle = ev->cycle;
-		receive(sk, t, v, m, x);
+		head_arrived(sk, t, ev, x);
 		break;
 	case EV_TAIL_ARRIVED:
-		if ((size_t)m->len != 1 + xfer_words(sk, m->source, x)) {
-			fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
-			     m->source, m->len, (int)x->carried);
-			break;
-		}
-		if (!x->verified && (!t->no_words || sk->keep_words)) {
-			verify(sk, v, m, x);
-			x->verified = !sk->error[0];
-		}
-		if (sk->a->cut_through) {
-			/* Flits back to back: forwarded flit i left no earlier than it arrived. */
-			if (np->head_msg != m->id || ev->cycle != np->head_cycle + (uint64_t)(m->len - 1))
-				fail(sk, "node %d forwarded cut-through but the flits from %d did not "
-				     "arrive back to back", v, m->source);
-			np->head_msg = -1;
-		} else {
-			receive(sk, t, v, m, x);
-		}
-		/* The message is delivered everywhere: its round may close. */
-		if (m->delivered == m->receivers) {
-			int round = x->spec.round;
-
-			x->delivered = true;
-			if (--sk->round_pending[round] == 0)
-				rounds_moved(sk, t);
-			compact(sk, m->source);
-		}
+		tail_arrived(sk, t, ev, x);
 		break;
 	}
 }
