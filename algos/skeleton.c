@@ -54,6 +54,11 @@ struct node_plan {
 	uint32_t made;
 	bool in_flight;		/* send made - 1 has not left the NI */
 	bool finished;		/* the schedule has no send `made` */
+	/*
+	 * Send `made`'s block and awaited block found held (held blocks stay held): each
+	 * is looked up until it is, not again at every later test.
+	 */
+	bool block_ok, wait_ok;
 	int next_dest;		/* send `made`: its destination, its block, the block it waits for */
 	uint64_t next_block, next_wait;
 };
@@ -938,6 +943,8 @@ static void step_next(struct skeleton *sk, int v)
 	np->next_dest = st.dest;
 	np->next_block = block_key(st.b_origin, st.b_dest, st.b_index);
 	np->next_wait = st.w_origin >= 0 ? block_key(st.w_origin, st.w_dest, st.w_index) : NO_WAIT;
+	np->block_ok = false;
+	np->wait_ok = st.w_origin < 0;
 }
 
 /* Make node v's send `made`, then take its next one from the schedule. */
@@ -984,9 +991,11 @@ static inline __attribute__((always_inline)) void step_try(struct skeleton *sk,
 {
 	struct node_plan *np = &sk->node[v];
 
-	if (!np->in_flight && !np->finished && holds(sk, v, np->next_block) &&
-	    (np->next_wait == NO_WAIT || holds(sk, v, np->next_wait)))
-		step_issue(sk, t, v);
+	if (np->in_flight || np->finished ||
+	    (!np->block_ok && !(np->block_ok = holds(sk, v, np->next_block))) ||
+	    (!np->wait_ok && !(np->wait_ok = holds(sk, v, np->next_wait))))
+		return;
+	step_issue(sk, t, v);
 }
 
 static void step_start(struct skeleton *sk, const struct transport *t)
