@@ -27,7 +27,8 @@
  * an unsplit broadcast of the same L delivers.
  *
  * The schedule.  An algorithm is a plan function called for every node at the start
- * and again at every receipt; it appends sends (xfers) to the node's plan.  A send
+ * and again at every receipt; it appends sends (xfers) to the node's plan (or, for
+ * the simplest shape, a static schedule: struct step below).  A send
  * names its destination (or a B broadcast, or R with IR), the blocks it carries and
  * optionally more blocks to wait for, a tag handed to the receiver's plan, and two
  * orders:
