@@ -47,6 +47,7 @@ struct algo_params {
 struct schedule_result;
 struct receipt;
 struct plan;
+struct step;
 
 /*
  * A prediction of the measured cycles.  `cycles` is exact (the model must produce it
@@ -113,6 +114,11 @@ struct algorithm {
 	 */
 	int (*plan)(const struct algo_params *p, int node, const struct receipt *r,
 		    struct plan *pl);
+	/*
+	 * Instead of plan: a static schedule, node `node`'s send k (skeleton.h, struct
+	 * step); false if it has none.
+	 */
+	bool (*step)(const struct algo_params *p, int node, int k, struct step *s);
 	/*
 	 * Optional: the contention-free evaluation of the plan (schedule.h) in closed
 	 * form, the very figures the event-by-event evaluation gives (tests/test_speed.c

@@ -44,25 +44,23 @@
 #include "common.h"
 
 /*
- * The sends are planned as the run goes, so that a node's plan holds only the steps in
- * flight, not p - 1 sends (16.8 M on Q_12): step j + 1's send waits for the block of
- * step j, so planning it no later than that block's receipt makes it exactly when a
- * plan made at the start would.  Receipts may come out of step order (a partner ahead),
- * so a receipt of step k plans every step up to k + 1.
+ * Node i's send k is step j = k + 1: its block for i xor j, waiting (j > 1) for the block
+ * of its step-j-1 partner.  A static schedule (skeleton.h, struct step): the skeleton
+ * keeps per node the next send, not p - 1 of them (16.8 M on Q_12), and makes it when
+ * the send before it has left the NI and the awaited block has arrived, exactly when
+ * the plan made at the start would.
  */
-static int dx_plan(const struct algo_params *p, int node, const struct receipt *r,
-		   struct plan *pl)
+static bool dx_step(const struct algo_params *p, int node, int k, struct step *s)
 {
-	int n = p->cfg->topo.nodes, upto = r ? (r->source ^ node) + 1 : 2;
+	int j = k + 1;
 
-	for (int j = plan_sends(pl) + 1; j <= upto && j < n; j++) {
-		struct xfer_spec x = { .dest = node ^ j, .group = j - 1 };
-
-		if (plan_xfer_block(pl, &x, node, node ^ j, 0,
-				    j > 1 ? node ^ (j - 1) : -1, node, 0))
-			return -1;
-	}
-	return 0;
+	if (j >= p->cfg->topo.nodes)
+		return false;
+	*s = (struct step){
+		.dest = node ^ j, .b_origin = node, .b_dest = node ^ j, .b_index = 0,
+		.w_origin = j > 1 ? node ^ (j - 1) : -1, .w_dest = node, .w_index = 0,
+	};
+	return true;
 }
 
 static int dx_supports(const struct algo_params *p, char *err, size_t len)
@@ -175,7 +173,7 @@ const struct algorithm algo_direx = {
 	.topologies = ALGO_HYPERCUBE | ALGO_MESH | ALGO_TORUS,
 	.all_port = true,
 	.supports = dx_supports,
-	.plan = dx_plan,
+	.step = dx_step,
 	.schedule = dx_schedule,
 	.predict = dx_predict,
 };

@@ -50,7 +50,21 @@ struct node_plan {
 	uint32_t nkeys, capkeys;
 	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
 	uint64_t head_cycle;
+	/* A static schedule (algorithm.step) instead of x and keys: sends 0 .. made - 1 made. */
+	uint32_t made;
+	bool in_flight;		/* send made - 1 has not left the NI */
+	bool finished;		/* the schedule has no send `made` */
+	/*
+	 * Send `made`'s block and awaited block found held (held blocks stay held): each
+	 * is looked up until it is, not again at every later test.
+	 */
+	bool block_ok, wait_ok;
+	int next_dest;		/* send `made`: its destination, its block, the block it waits for */
+	uint64_t next_block, next_wait;
 };
+
+/* A static send that waits for no block (next_wait). */
+#define NO_WAIT UINT64_MAX
 
 struct plan {
 	struct skeleton *sk;
@@ -83,6 +97,13 @@ struct skeleton {
 	 */
 	bool count_heads;
 	bool started;		/* skeleton_start() has made every node's first plan */
+	/*
+	 * held_key() of the last block a receipt held (HELD_EMPTY before any): the plan
+	 * that receipt calls usually makes a send waiting for exactly that block (direx:
+	 * every send), and its readiness test takes it from here instead of a holdings
+	 * lookup.  Held blocks are never dropped, so the value never goes stale.
+	 */
+	uint64_t just_held;
 	uint64_t *buf;
 	size_t capbuf;
 	struct plan pl;
@@ -197,8 +218,13 @@ bool skeleton_no_memory(const struct skeleton *sk)
 
 /* ---- ownership and holdings ---- */
 
-/* The blocks a node starts with, by the kind of collective. */
-static bool owns(const struct skeleton *sk, int v, uint64_t key)
+/*
+ * The blocks a node starts with, by the kind of collective.  Inlined: twice a message
+ * of an exchange (the carried block's readiness, the received block's arrival), where
+ * the call cost more than the test.
+ */
+static inline __attribute__((always_inline)) bool owns(const struct skeleton *sk, int v,
+							uint64_t key)
 {
 	int o = block_origin(key), d = block_dest(key);
 
@@ -217,9 +243,18 @@ static bool owns(const struct skeleton *sk, int v, uint64_t key)
 	return false;
 }
 
-static bool holds(const struct skeleton *sk, int v, uint64_t key)
+static bool holds(struct skeleton *sk, int v, uint64_t key)
 {
-	return owns(sk, v, key) || holdings_has(&sk->held, held_key(v, key));
+	uint64_t hk = held_key(v, key);
+
+	if (hk == sk->just_held) {
+#ifdef WORMCAST_DEBUG
+		if (!owns(sk, v, key) && !holdings_has(&sk->held, hk))
+			fail(sk, "node %d: the block a receipt held last is not in its holdings", v);
+#endif
+		return true;
+	}
+	return owns(sk, v, key) || holdings_has(&sk->held, hk);
 }
 
 /* ---- building plans ---- */
@@ -296,7 +331,15 @@ static __attribute__((noinline)) int grow_keys(struct node_plan *np)
 	return 0;
 }
 
-/* Inlined into plan_xfer() and plan_xfer_block() (direx: once a message). */
+/* Is (origin, dest, index) a block of this run? */
+static inline bool block_in_range(const struct skeleton *sk, int origin, int dest, int index)
+{
+	/* (Unsigned: a field below its range wraps above it; BLOCK_ANY is -1.) */
+	return (unsigned)origin < (unsigned)sk->nodes && (unsigned)dest + 1u <= (unsigned)sk->nodes &&
+	       (unsigned)index < (unsigned)sk->blocks;
+}
+
+/* Inlined into plan_xfer() and plan_xfer_block(). */
 static inline __attribute__((always_inline)) int add_xfer(struct plan *pl,
 							  const struct xfer_spec *x)
 {
@@ -333,13 +376,6 @@ int plan_xfer(struct plan *pl, const struct xfer_spec *x)
 	return add_xfer(pl, x);
 }
 
-int plan_sends(const struct plan *pl)
-{
-	const struct node_plan *np = &pl->sk->node[pl->node];
-
-	return (int)np->base + np->n;
-}
-
 /* Inlined into plan_block() and plan_wait(): a plan adds one or two entries a send. */
 static inline __attribute__((always_inline)) int
 plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
@@ -350,9 +386,7 @@ plan_entry(struct plan *pl, int origin, int dest, int index, uint64_t flag)
 
 	if (!x || x->state != PLANNED || x->first + x->n != np->nkeys)
 		return plan_fail(pl, "a block outside a send");
-	/* (Unsigned: a field below its range wraps above it; BLOCK_ANY is -1.) */
-	if ((unsigned)origin >= (unsigned)sk->nodes || (unsigned)dest + 1u > (unsigned)sk->nodes ||
-	    (unsigned)index >= (unsigned)sk->blocks)
+	if (!block_in_range(sk, origin, dest, index))
 		return plan_fail(pl, "no block (%d, %d, %d)", origin, dest, index);
 	if (np->nkeys == np->capkeys && grow_keys(np))
 		return plan_out_of_memory(pl);
@@ -387,12 +421,9 @@ int plan_xfer_block(struct plan *pl, const struct xfer_spec *x, int b_origin, in
 	if (add_xfer(pl, x))
 		return -1;
 	/* The send just made is PLANNED with no entry: plan_entry()'s first and last test hold. */
-	if ((unsigned)b_origin >= (unsigned)sk->nodes || (unsigned)b_dest + 1u > (unsigned)sk->nodes ||
-	    (unsigned)b_index >= (unsigned)sk->blocks)
+	if (!block_in_range(sk, b_origin, b_dest, b_index))
 		return plan_fail(pl, "no block (%d, %d, %d)", b_origin, b_dest, b_index);
-	if (need == 2 && ((unsigned)w_origin >= (unsigned)sk->nodes ||
-			  (unsigned)w_dest + 1u > (unsigned)sk->nodes ||
-			  (unsigned)w_index >= (unsigned)sk->blocks))
+	if (need == 2 && !block_in_range(sk, w_origin, w_dest, w_index))
 		return plan_fail(pl, "no block (%d, %d, %d)", w_origin, w_dest, w_index);
 	while (np->nkeys + (uint32_t)need > np->capkeys)
 		if (grow_keys(np))
@@ -487,6 +518,7 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	 */
 	sk->keep_words = a->kind == COLL_REDUCE;
 	sk->count_heads = a->cut_through;
+	sk->just_held = HELD_EMPTY;
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
 	if (!sk->node || holdings_rows(&sk->held, &(struct holdings_rows){
@@ -541,7 +573,7 @@ bool skeleton_releases_messages(const struct skeleton *sk)
 
 /* ---- sending ---- */
 
-static bool ready(const struct skeleton *sk, int v, struct xfer *x)
+static bool ready(struct skeleton *sk, int v, struct xfer *x)
 {
 	for (; x->ready < x->n; x->ready++)
 		if (!holds(sk, v, sk->node[v].keys[x->first + x->ready] & ~KEY_WAIT))
@@ -575,13 +607,9 @@ static int gather(struct skeleton *sk, int v, uint64_t key, uint64_t *out, bool 
 	return 0;
 }
 
-/* The payload of node v's send x, into sk->buf; 0, or -1 with the run's error set. */
-static int fill_words(struct skeleton *sk, int v, const struct xfer *x, size_t total)
+/* Room for `total` words (and one more) in sk->buf; 0, or -1 with the run's error set. */
+static int reserve_buf(struct skeleton *sk, int v, size_t total)
 {
-	const uint64_t *keys = sk->node[v].keys;
-	size_t off = 0;
-	char b[48];
-
 	if (total + 1 > sk->capbuf) {
 		uint64_t *nb = realloc(sk->buf, sizeof(uint64_t) * (total + 1));
 
@@ -590,6 +618,18 @@ static int fill_words(struct skeleton *sk, int v, const struct xfer *x, size_t t
 		sk->buf = nb;
 		sk->capbuf = total + 1;
 	}
+	return 0;
+}
+
+/* The payload of node v's send x, into sk->buf; 0, or -1 with the run's error set. */
+static int fill_words(struct skeleton *sk, int v, const struct xfer *x, size_t total)
+{
+	const uint64_t *keys = sk->node[v].keys;
+	size_t off = 0;
+	char b[48];
+
+	if (reserve_buf(sk, v, total))
+		return -1;
 	if (x->spec.sum)
 		memset(sk->buf, 0, sizeof(uint64_t) * (total + 1));
 	for (uint32_t j = 0; j < x->carried; j++) {
@@ -633,15 +673,13 @@ static void issue(struct skeleton *sk, const struct transport *t, int v, int xi)
 		fail(sk, "node %d: send to %d refused: %s", v, x->spec.dest, t->error(t->impl));
 }
 
-/* Make every send of node v that may go now. */
-static void scan(struct skeleton *sk, const struct transport *t, int v)
+/* scan()'s work, when node v has a send not yet done. */
+static __attribute__((noinline)) void scan_open(struct skeleton *sk, const struct transport *t,
+						int v)
 {
 	struct node_plan *np = &sk->node[v];
-	int g;
+	int g = np->x[np->first_open].spec.group;
 
-	if (np->first_open >= np->n)
-		return;
-	g = np->x[np->first_open].spec.group;
 	for (int i = np->first_open; i < np->n && np->x[i].spec.group == g; i++) {
 		struct xfer *x = &np->x[i];
 
@@ -650,6 +688,20 @@ static void scan(struct skeleton *sk, const struct transport *t, int v)
 		if (x->state == PLANNED && x->spec.round <= open && ready(sk, v, x))
 			issue(sk, t, v, i);
 	}
+}
+
+/*
+ * Make every send of node v that may go now.  The test inlined: at a SEND_DONE of a
+ * plan made as the run goes the node usually has nothing planned past it, and the
+ * call's frame cost more than the test.
+ */
+static inline __attribute__((always_inline)) void scan(struct skeleton *sk,
+							const struct transport *t, int v)
+{
+	const struct node_plan *np = &sk->node[v];
+
+	if (np->first_open < np->n)
+		scan_open(sk, t, v);
 }
 
 /* Skip rounds with nothing outstanding; true if an open round moved. */
@@ -679,8 +731,16 @@ static void call_plan(struct skeleton *sk, int v, const struct receipt *r)
 		fail(sk, "node %d: the plan could not be made", v);
 }
 
+/* A static schedule's driver (algorithm.step), below with the events. */
+static void step_start(struct skeleton *sk, const struct transport *t);
+static void step_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
+
 void skeleton_start(struct skeleton *sk, const struct transport *t)
 {
+	if (sk->a->step) {
+		step_start(sk, t);
+		return;
+	}
 	/* Every plan first: a round is open only when no node has anything in an earlier one. */
 	for (int v = 0; v < sk->nodes; v++)
 		call_plan(sk, v, NULL);
@@ -725,7 +785,8 @@ static __attribute__((noinline)) void drop_sends(struct node_plan *np)
 
 /*
  * Drop node v's sends that are done and delivered everywhere, once they are half its
- * plan.  Twice a message: the test inlined, the move (once in 32 sends or more) not.
+ * plan.  Once a message, at its delivery: the test inlined, the move (once in 32 sends
+ * or more) not.
  */
 static inline __attribute__((always_inline)) void compact(struct skeleton *sk, int v)
 {
@@ -744,6 +805,28 @@ static uint64_t block_word_at(const struct skeleton *sk, uint64_t key, int i)
 	return payload_key_word(words_of(sk, key), i, sk->width);
 }
 
+/* Are the message's words from `off` on block key's, word for word?  Fails the run if not. */
+static bool block_words_ok(struct skeleton *sk, int v, const struct message *m, uint64_t key,
+			   size_t off)
+{
+	struct payload_key k = words_of(sk, key);
+	int len = block_len(sk, key);
+	char b[48];
+
+	for (int i = 0; i < len; i++) {
+		uint64_t want = payload_key_word(k, i, sk->width);
+		uint64_t got = message_word(m, (int)off + i, sk->width);
+
+		if (got != want) {
+			fail(sk, "node %d: block %s from node %d has word %d = 0x%llx, not 0x%llx",
+			     v, block_text(key, b, sizeof(b)), m->source, i,
+			     (unsigned long long)got, (unsigned long long)want);
+			return false;
+		}
+	}
+	return true;
+}
+
 /*
  * Does every word of the message match the blocks it must carry?  (Stored or generated
  * from a key: a message sent with another block's key is caught here, the checker
@@ -753,7 +836,6 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 {
 	const uint64_t *keys = sk->node[m->source].keys;
 	size_t off = 0;
-	char b[48];
 
 	if (!m->stored && !x->spec.sum && x->carried == 1) {
 		/* Sent with a key: the block's own key gives the same words, word for word. */
@@ -775,22 +857,34 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 	}
 	for (uint32_t j = 0; !x->spec.sum && j < x->carried; j++) {
 		uint64_t key = keys[x->first + j];
-		struct payload_key k = words_of(sk, key);
-		int len = block_len(sk, key);
 
-		for (int i = 0; i < len; i++) {
-			uint64_t want = payload_key_word(k, i, sk->width);
-			uint64_t got = message_word(m, (int)off + i, sk->width);
-
-			if (got != want) {
-				fail(sk, "node %d: block %s from node %d has word %d = 0x%llx, not 0x%llx",
-				     v, block_text(key, b, sizeof(b)), m->source, i,
-				     (unsigned long long)got, (unsigned long long)want);
-				return;
-			}
-		}
-		off += (size_t)len;
+		if (!block_words_ok(sk, v, m, key, off))
+			return;
+		off += (size_t)block_len(sk, key);
 	}
+}
+
+/*
+ * Node v holds a block it received (with its words, if the holdings keep them); false
+ * if memory ran out.  A block held already is a copy the source's schedule resends (its
+ * words were checked), or an error.
+ */
+static inline __attribute__((always_inline)) bool
+hold_received(struct skeleton *sk, int v, const struct message *m, uint64_t key,
+	      const uint64_t *words)
+{
+	int rc = owns(sk, v, key) ? 1 : holdings_add(&sk->held, held_key(v, key), words);
+	char b[48];
+
+	if (rc < 0) {
+		out_of_memory(sk, v);
+		return false;
+	}
+	sk->just_held = held_key(v, key);
+	if (rc > 0 && !sk->a->redundant)
+		fail(sk, "node %d received block %s a second time (from node %d)", v,
+		     block_text(key, b, sizeof(b)), m->source);
+	return true;
 }
 
 static void receive(struct skeleton *sk, const struct transport *t, int v,
@@ -802,13 +896,11 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 	};
 	const uint64_t *keys = sk->node[m->source].keys;
 	size_t off = 0;
-	char b[48];
 
 	for (uint32_t j = 0; j < x->carried; j++) {
 		uint64_t key = keys[x->first + j];
 		int len = x->spec.sum ? 0 : block_len(sk, key);
 		const uint64_t *words = NULL;
-		int rc;
 
 		off += (size_t)len;
 		if (!sk->keep_words)
@@ -817,86 +909,294 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
 			words = j == 0 && sk->words > 0 ? m->data : NULL;
 		else if (len > 0)
 			words = m->data + off - (size_t)len;
-		rc = owns(sk, v, key) ? 1 : holdings_add(&sk->held, held_key(v, key), words);
-		if (rc < 0) {
-			out_of_memory(sk, v);
+		if (!hold_received(sk, v, m, key, words))
 			return;
-		}
-		/* Held already: a copy the source's schedule resends (verify() checked it). */
-		if (rc > 0 && !sk->a->redundant)
-			fail(sk, "node %d received block %s a second time (from node %d)", v,
-			     block_text(key, b, sizeof(b)), m->source);
 	}
 	call_plan(sk, v, &r);
 	scan(sk, t, v);
 }
 
-void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
+/* ---- a static schedule (algorithm.step) ---- */
+
+/*
+ * Node v's send `made` from the schedule, checked as a plan's send is (the destination,
+ * the blocks' ranges); none if the schedule has no more, or if it is broken (the run's
+ * error then says why).
+ */
+static void step_next(struct skeleton *sk, int v)
+{
+	struct node_plan *np = &sk->node[v];
+	struct step st;
+
+	np->finished = !sk->a->step(&sk->p, v, (int)np->made, &st);
+	if (np->finished)
+		return;
+	np->finished = true;
+	if ((unsigned)st.dest >= (unsigned)sk->nodes || st.dest == v)
+		fail(sk, "node %d: a send to node %d", v, st.dest);
+	else if (!block_in_range(sk, st.b_origin, st.b_dest, st.b_index))
+		fail(sk, "node %d: no block (%d, %d, %d)", v, st.b_origin, st.b_dest, st.b_index);
+	else if (st.w_origin >= 0 && !block_in_range(sk, st.w_origin, st.w_dest, st.w_index))
+		fail(sk, "node %d: no block (%d, %d, %d)", v, st.w_origin, st.w_dest, st.w_index);
+	else
+		np->finished = false;
+	np->next_dest = st.dest;
+	np->next_block = block_key(st.b_origin, st.b_dest, st.b_index);
+	np->next_wait = st.w_origin >= 0 ? block_key(st.w_origin, st.w_dest, st.w_index) : NO_WAIT;
+	np->block_ok = false;
+	np->wait_ok = st.w_origin < 0;
+}
+
+/* Make node v's send `made`, then take its next one from the schedule. */
+static __attribute__((noinline)) void step_issue(struct skeleton *sk, const struct transport *t,
+						 int v)
+{
+	struct node_plan *np = &sk->node[v];
+	struct send_req r = {
+		.dest = np->next_dest, .type = HDR_R, .len = 1 + sk->words, .channel = -1,
+		.tag = (uint64_t)v << 32 | np->made,
+	};
+	struct payload_key key;
+
+#ifdef WORMCAST_DEBUG
+	{
+		/* The send kept since the last one was made is still the schedule's. */
+		struct step st;
+
+		if (!sk->a->step(&sk->p, v, (int)np->made, &st) || st.dest != np->next_dest ||
+		    block_key(st.b_origin, st.b_dest, st.b_index) != np->next_block)
+			fail(sk, "node %d: its kept send %u is not the schedule's", v, np->made);
+	}
+#endif
+	if (!t->no_words && !t->stored_words) {
+		/* One block: its key, not its words (generated by the NI and the checker). */
+		key = words_of(sk, np->next_block);
+		r.key = &key;
+	} else if (!t->no_words) {
+		if (reserve_buf(sk, v, (size_t)sk->words) ||
+		    gather(sk, v, np->next_block, sk->buf, false))
+			return;
+		r.data = sk->buf;
+	}
+	np->made++;
+	np->in_flight = true;
+	if (t->send(t->impl, v, &r) < 0)
+		fail(sk, "node %d: send to %d refused: %s", v, np->next_dest, t->error(t->impl));
+	step_next(sk, v);
+}
+
+/* Node v's next send, if its previous one has left the NI and it holds its blocks. */
+static inline __attribute__((always_inline)) void step_try(struct skeleton *sk,
+							    const struct transport *t, int v)
+{
+	struct node_plan *np = &sk->node[v];
+
+	if (np->in_flight || np->finished ||
+	    (!np->block_ok && !(np->block_ok = holds(sk, v, np->next_block))) ||
+	    (!np->wait_ok && !(np->wait_ok = holds(sk, v, np->next_wait))))
+		return;
+	step_issue(sk, t, v);
+}
+
+static void step_start(struct skeleton *sk, const struct transport *t)
+{
+	if (sk->split || sk->keep_words || sk->a->cut_through) {
+		fail(sk, "%s: a static schedule (step) cannot cut its message, add sums or receive "
+		     "cut-through", sk->a->name);
+		return;
+	}
+	for (int v = 0; v < sk->nodes; v++)
+		step_next(sk, v);
+	sk->started = true;
+	/* In node order, as the plans' first sends go. */
+	for (int v = 0; v < sk->nodes; v++)
+		step_try(sk, t, v);
+}
+
+/*
+ * Node v received source m->source's send k: its block is recomputed from the schedule
+ * (not taken from the send), its words checked against the message's, and held.
+ */
+static __attribute__((noinline)) void step_receive(struct skeleton *sk, const struct transport *t,
+						   int v, const struct message *m, uint32_t k)
+{
+	struct step st;
+	uint64_t block;
+
+	if (m->len != 1 + sk->words) {
+		fail(sk, "node %d: message from %d has %d flits, its send planned 1 block", v,
+		     m->source, m->len);
+		return;
+	}
+	if (!sk->a->step(&sk->p, m->source, (int)k, &st)) {
+		fail(sk, "node %d: event for message %d, which no plan sent", v, m->id);
+		return;
+	}
+	block = block_key(st.b_origin, st.b_dest, st.b_index);
+	if (!t->no_words) {
+		/* Sent with a key: the block's own key gives the same words, word for word. */
+		struct payload_key key = words_of(sk, block);
+
+		if ((m->stored || key.base != m->key.base || key.step != m->key.step) &&
+		    !block_words_ok(sk, v, m, block, 0))
+			return;
+	}
+	if (hold_received(sk, v, m, block, NULL))
+		step_try(sk, t, v);
+}
+
+static void step_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
 {
 	const struct message *m = ev->msg;
-	struct xfer *x;
+	uint64_t u = ev->tag >> 32;
+	uint32_t k = (uint32_t)ev->tag;
+	struct node_plan *np;
+
+	if (ev->kind == EV_HEAD_ARRIVED)
+		return;		/* (no head barriers, no cut-through) */
+	if (u >= (uint64_t)sk->nodes || (int)u != m->source || k >= sk->node[u].made) {
+		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, m->id);
+		return;
+	}
+	np = &sk->node[u];
+	if (ev->kind == EV_TAIL_ARRIVED) {
+		step_receive(sk, t, ev->node, m, k);
+		return;
+	}
+	/* SEND_DONE: of the one send in flight, the node's last. */
+	if (!np->in_flight || k + 1 != np->made) {
+		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, m->id);
+		return;
+	}
+	np->in_flight = false;
+	step_try(sk, t, (int)u);
+}
+
+/* Every static send made and left the NI; 0, or -1 with the first one that was not. */
+static int step_check_sends(const struct skeleton *sk, char *err, size_t len)
+{
+	char b[48];
+
+	for (int v = 0; v < sk->nodes; v++) {
+		const struct node_plan *np = &sk->node[v];
+		struct step st;
+
+		if (np->in_flight && sk->a->step(&sk->p, v, (int)np->made - 1, &st)) {
+			snprintf(err, len, "node %d: its send to %d never left the NI", v, st.dest);
+			return -1;
+		}
+		if (!np->finished) {
+			uint64_t key = owns(sk, v, np->next_block) ||
+				       holdings_has(&sk->held, held_key(v, np->next_block)) ?
+				       np->next_wait : np->next_block;
+
+			snprintf(err, len, "node %d: its send to %d (group %u) was never made: it "
+				 "waits for block %s", v, np->next_dest, np->made,
+				 block_text(key, b, sizeof(b)));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* A head arrived (counted heads only). */
+static __attribute__((noinline)) void head_arrived(struct skeleton *sk, const struct transport *t,
+						   const struct sim_event *ev, struct xfer *x)
+{
+	const struct message *m = ev->msg;
 	struct node_plan *np = &sk->node[ev->node];
 	int v = ev->node;
 
+	/* The head is everywhere: its round's head barrier may close. */
+	if (++x->heads == m->receivers &&
+	    --sk->heads_pending[x->spec.round] == 0)
+		rounds_moved(sk, t);
+	if (!sk->a->cut_through)
+		return;
+	if (np->head_msg >= 0) {
+		fail(sk, "node %d: a second message arrives cut-through before the first ended", v);
+		return;
+	}
+	np->head_msg = m->id;
+	np->head_cycle = ev->cycle;
+	receive(sk, t, v, m, x);
+}
+
+/* A tail arrived: the data check, the receipt, the delivery. */
+static __attribute__((noinline)) void tail_arrived(struct skeleton *sk, const struct transport *t,
+						   const struct sim_event *ev, struct xfer *x)
+{
+	const struct message *m = ev->msg;
+	struct node_plan *np = &sk->node[ev->node];
+	int v = ev->node;
+
+	if ((size_t)m->len != 1 + xfer_words(sk, m->source, x)) {
+		fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
+		     m->source, m->len, (int)x->carried);
+		return;
+	}
+	if (!x->verified && (!t->no_words || sk->keep_words)) {
+		verify(sk, v, m, x);
+		x->verified = !sk->error[0];
+	}
+	if (sk->a->cut_through) {
+		/* Flits back to back: forwarded flit i left no earlier than it arrived. */
+		if (np->head_msg != m->id || ev->cycle != np->head_cycle + (uint64_t)(m->len - 1))
+			fail(sk, "node %d forwarded cut-through but the flits from %d did not "
+			     "arrive back to back", v, m->source);
+		np->head_msg = -1;
+	} else {
+		receive(sk, t, v, m, x);
+	}
+	/* The message is delivered everywhere: its round may close. */
+	if (m->delivered == m->receivers) {
+		int round = x->spec.round;
+
+		x->delivered = true;
+		if (--sk->round_pending[round] == 0)
+			rounds_moved(sk, t);
+		compact(sk, m->source);
+	}
+}
+
+/*
+ * The head and tail handlers are out of line: SEND_DONE, half the events of a message,
+ * then runs in a small frame instead of saving the registers the receipt needs.
+ */
+void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
+{
+	struct xfer *x;
+	struct node_plan *np;
+
+	if (sk->a->step) {
+		step_event(sk, t, ev);
+		return;
+	}
 	/* (A message no plan sent is caught at its SEND_DONE and its tail.) */
 	if (ev->kind == EV_HEAD_ARRIVED && !sk->count_heads)
 		return;
 	x = xfer_of(sk, ev);
 	if (!x) {
-		fail(sk, "node %d: event for message %d, which no plan sent", v, m->id);
+		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, ev->msg->id);
 		return;
 	}
 	switch (ev->kind) {
 	case EV_SEND_DONE:
+		np = &sk->node[ev->node];
 		x->state = DONE;
 		while (np->first_open < np->n && np->x[np->first_open].state == DONE)
 			np->first_open++;
-		scan(sk, t, v);
-		compact(sk, v);
+		/*
+		 * No compact(): the tail leaves the NI before it reaches any receiver, so a
+		 * send is done before it is delivered, and the delivery compacts.
+		 */
+		scan(sk, t, ev->node);
 		break;
 	case EV_HEAD_ARRIVED:
-		/* The head is everywhere: its round's head barrier may close. */
-		if (++x->heads == m->receivers &&
-		    --sk->heads_pending[x->spec.round] == 0)
-			rounds_moved(sk, t);
-		if (!sk->a->cut_through)
-			break;
-		if (np->head_msg >= 0) {
-			fail(sk, "node %d: a second message arrives cut-through before the first ended", v);
-			break;
-		}
-		np->head_msg = m->id;
-		np->head_cycle = ev->cycle;
-		receive(sk, t, v, m, x);
+		head_arrived(sk, t, ev, x);
 		break;
 	case EV_TAIL_ARRIVED:
-		if ((size_t)m->len != 1 + xfer_words(sk, m->source, x)) {
-			fail(sk, "node %d: message from %d has %d flits, its send planned %d blocks", v,
-			     m->source, m->len, (int)x->carried);
-			break;
-		}
-		if (!x->verified && (!t->no_words || sk->keep_words)) {
-			verify(sk, v, m, x);
-			x->verified = !sk->error[0];
-		}
-		if (sk->a->cut_through) {
-			/* Flits back to back: forwarded flit i left no earlier than it arrived. */
-			if (np->head_msg != m->id || ev->cycle != np->head_cycle + (uint64_t)(m->len - 1))
-				fail(sk, "node %d forwarded cut-through but the flits from %d did not "
-				     "arrive back to back", v, m->source);
-			np->head_msg = -1;
-		} else {
-			receive(sk, t, v, m, x);
-		}
-		/* The message is delivered everywhere: its round may close. */
-		if (m->delivered == m->receivers) {
-			int round = x->spec.round;
-
-			x->delivered = true;
-			if (--sk->round_pending[round] == 0)
-				rounds_moved(sk, t);
-			compact(sk, m->source);
-		}
+		tail_arrived(sk, t, ev, x);
 		break;
 	}
 }
@@ -921,6 +1221,9 @@ static int expect_block(const struct skeleton *sk, int v, uint64_t key, char *er
 static int check_sends(const struct skeleton *sk, char *err, size_t len)
 {
 	char b[48];
+
+	if (sk->a->step)
+		return step_check_sends(sk, err, len);
 
 	for (int v = 0; v < sk->nodes; v++) {
 		const struct node_plan *np = &sk->node[v];

@@ -27,7 +27,8 @@
  * an unsplit broadcast of the same L delivers.
  *
  * The schedule.  An algorithm is a plan function called for every node at the start
- * and again at every receipt; it appends sends (xfers) to the node's plan.  A send
+ * and again at every receipt; it appends sends (xfers) to the node's plan (or, for
+ * the simplest shape, a static schedule: struct step below).  A send
  * names its destination (or a B broadcast, or R with IR), the blocks it carries and
  * optionally more blocks to wait for, a tag handed to the receiver's plan, and two
  * orders:
@@ -116,8 +117,8 @@ int plan_block(struct plan *pl, int origin, int dest, int index);
 int plan_wait(struct plan *pl, int origin, int dest, int index);
 /*
  * plan_xfer() + plan_block(b_origin, b_dest, b_index) + (with w_origin >= 0)
- * plan_wait(w_origin, w_dest, w_index) in one call, with the same checks: a plan that
- * makes one send a message as the run goes (direx.c) takes it once a message.
+ * plan_wait(w_origin, w_dest, w_index) in one call, with the same checks: for a plan
+ * that makes one send a message as the run goes.
  */
 int plan_xfer_block(struct plan *pl, const struct xfer_spec *x, int b_origin, int b_dest,
 		    int b_index, int w_origin, int w_dest, int w_index);
@@ -128,10 +129,21 @@ int plan_out_of_memory(struct plan *pl);
 /* The run's block shape, for plans that loop over blocks. */
 int plan_blocks(const struct plan *pl);	/* blocks per origin */
 /*
- * Sends planned so far at this node.  A plan may make its sends as the run goes rather
- * than all at the start (direx.c), so that only the sends in flight take memory.
+ * A static schedule (algorithm.step, instead of a plan): node v's k-th send (k from 0)
+ * is one R message to `dest` carrying block (b_origin, b_dest, b_index), made when the
+ * node's send k - 1 has left the NI (each send its own group, no rounds) and the node
+ * holds that block and, with w_origin >= 0, block (w_origin, w_dest, w_index).  The
+ * skeleton keeps per node only the count of sends made and the next one, not a record
+ * per send: a send costs one step() call to make it and one to check its data at the
+ * receiver, instead of a plan entry, its keys and their compaction.  For algorithms
+ * without packets, sums, cut-through or head barriers (skeleton_start() refuses the
+ * rest).  step() returns false when the node has no send k (nor any later one).
  */
-int plan_sends(const struct plan *pl);
+struct step {
+	int dest;
+	int b_origin, b_dest, b_index;
+	int w_origin, w_dest, w_index;
+};
 
 /*
  * One-to-all helper: an R send (IR if asked) of every block of the root, in group

@@ -15,8 +15,9 @@
  *   release        the simulation frees each message once delivered everywhere
  *                  (driver.release_messages, set by the algorithm runs), and each page
  *                  of its message table once all its messages are; off: kept;
- *   plan as it goes  direx plans its sends at receipts (plan_sends()); off: every send
- *                  planned at the start, as a plan without memory limits would;
+ *   plan as it goes  direx's static schedule (algorithm.step: the skeleton keeps each
+ *                  node's next send only); off: every send planned at the start by a
+ *                  plan, as a plan without memory limits would;
  *   generated payload  a send without data (traffic, traces) has its words generated
  *                  by the NI and the checker; off: the same words given and stored;
  *   block keys     the skeleton sends a message of one block with the block's key
@@ -247,7 +248,7 @@ static int run_keeping(const struct algorithm *a, const struct algo_params *p, s
 	return run_with(a, p, RUN_KEEP, out, &released);
 }
 
-/* direx with every send planned at the start (the plan before plan_sends()). */
+/* direx with every send planned at the start by a plan (the skeleton's records), not step(). */
 static int eager_direx_plan(const struct algo_params *p, int node, const struct receipt *r,
 			    struct plan *pl)
 {
@@ -305,6 +306,7 @@ static void one_algorithm(const struct algorithm *a, const char *net, int flits,
 		struct algo_run e;
 
 		eager.plan = eager_direx_plan;
+		eager.step = NULL;
 		algo_run(&eager, &p, NULL, &e);
 		check(same_run(&def, &e), "%s on %s, L = %d: plan as it goes on and off", a->name,
 		      net, flits);

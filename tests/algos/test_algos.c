@@ -391,7 +391,7 @@ static void test_registry(void)
 		const struct algorithm *a = algorithms[k];
 
 		n++;
-		check(a->name && a->source && a->formula_source && a->description && a->plan &&
+		check(a->name && a->source && a->formula_source && a->description && (a->plan || a->step) &&
 		      a->predict && a->topologies,
 		      "registry: %s is complete", a->name);
 		check(algo_find(a->name) == a, "registry: algo_find(%s)", a->name);
@@ -978,7 +978,8 @@ static void test_bounds(void)
 /* ---- the skeleton catches broken plans and corrupted data ---- */
 
 enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET,
-	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS, XB_BELOW_ANY, XB_WAIT_PAST };
+	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS, XB_BELOW_ANY, XB_WAIT_PAST,
+	      STEP_FORGET, STEP_WRONG_NODE, STEP_TWICE, STEP_NEVER_READY, STEP_SELF, STEP_PAST };
 
 static enum broken broken_kind;
 
@@ -1067,8 +1068,33 @@ static int broken_plan(const struct algo_params *p, int node, const struct recei
 				return -1;
 		}
 		return 0;
+	default:		/* the static schedule's (broken_step()) */
+		break;
 	}
 	return -1;
+}
+
+/* The same exchange as a static schedule (algorithm.step), node 0's broken one way. */
+static bool broken_step(const struct algo_params *p, int node, int k, struct step *s)
+{
+	int n = p->cfg->topo.nodes, j = k + 1;
+
+	if (j >= n || (broken_kind == STEP_FORGET && node == 0 && j == n - 1))
+		return false;
+	*s = (struct step){ .dest = node ^ j, .b_origin = node, .b_dest = node ^ j, .w_origin = -1 };
+	if (node != 0)
+		return true;
+	if (k == 0 && broken_kind == STEP_WRONG_NODE)
+		s->dest = 2;
+	if (k == 0 && broken_kind == STEP_NEVER_READY)
+		*s = (struct step){ .dest = 1, .b_origin = 0, .b_dest = 1, .w_origin = 1, .w_dest = 2 };
+	if (k == 0 && broken_kind == STEP_SELF)
+		s->dest = 0;
+	if (k == 0 && broken_kind == STEP_PAST)
+		s->b_index = 1;
+	if (k == 1 && broken_kind == STEP_TWICE)
+		*s = (struct step){ .dest = 1, .b_origin = 0, .b_dest = 1, .w_origin = -1 };
+	return true;
 }
 
 static void broken_predict(const struct algo_params *p, const struct schedule_result *s,
@@ -1181,17 +1207,29 @@ static void test_skeleton(void)
 		{ PAST_BLOCKS, COLL_ONE_TO_ALL, "hypercube:2", "node 0: no block (0, -1, 1)" },
 		{ XB_BELOW_ANY, COLL_AAS, "hypercube:2", "node 0: no block (0, -2, 0)" },
 		{ XB_WAIT_PAST, COLL_AAS, "hypercube:2", "node 0: no block (2, 0, 1)" },
+		{ STEP_FORGET, COLL_AAS, "hypercube:2", "node 3 does not hold block (0, 3, 0)" },
+		{ STEP_WRONG_NODE, COLL_AAS, "hypercube:2", "node 1 does not hold block (0, 1, 0)" },
+		{ STEP_TWICE, COLL_AAS, "hypercube:2", "node 1 received block (0, 1, 0) a second time" },
+		{ STEP_NEVER_READY, COLL_AAS, "hypercube:2",
+		  "node 0: its send to 1 (group 0) was never made: it waits for block (1, 2, 0)" },
+		{ STEP_SELF, COLL_AAS, "hypercube:2", "node 0: a send to node 0" },
+		{ STEP_PAST, COLL_AAS, "hypercube:2", "node 0: no block (0, 1, 1)" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
 		struct algorithm a = {
 			.name = "broken", .kind = cases[k].coll, .topologies = ALGO_HYPERCUBE,
-			.all_port = true, .plan = broken_plan, .predict = broken_predict,
+			.all_port = true, .predict = broken_predict,
 		};
 		struct sim_config cfg;
 		struct algo_params p;
 		struct algo_run r;
 		struct schedule_result sr;
+
+		if (cases[k].kind >= STEP_FORGET)
+			a.step = broken_step;
+		else
+			a.plan = broken_plan;
 		char err[64];
 
 		broken_kind = cases[k].kind;
