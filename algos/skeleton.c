@@ -881,7 +881,7 @@ static inline __attribute__((always_inline)) bool
 hold_received(struct skeleton *sk, int v, const struct message *m, uint64_t key,
 	      const uint64_t *words)
 {
-	int rc = owns(sk, v, key) ? 1 : holdings_add(&sk->held, held_key(v, key), words);
+	int rc = owns(sk, v, key) ? 1 : holdings_hold(&sk->held, held_key(v, key), words);
 	char b[48];
 
 	if (rc < 0) {
