@@ -951,7 +951,8 @@ static void step_next(struct skeleton *sk, int v)
 	np->next_dest = st.dest;
 	np->next_block = block_key(st.b_origin, st.b_dest, st.b_index);
 	np->next_wait = st.w_origin >= 0 ? block_key(st.w_origin, st.w_dest, st.w_index) : NO_WAIT;
-	np->block_ok = false;
+	/* A node's own block (every exchange send) is held from the start: no lookup. */
+	np->block_ok = owns(sk, v, np->next_block);
 	np->wait_ok = st.w_origin < 0;
 	np->wait_by_receipt = false;
 	if (np->wait_ok || !st.wait_once || np->finished)
