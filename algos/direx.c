@@ -59,6 +59,7 @@ static bool dx_step(const struct algo_params *p, int node, int k, struct step *s
 	*s = (struct step){
 		.dest = node ^ j, .b_origin = node, .b_dest = node ^ j, .b_index = 0,
 		.w_origin = j > 1 ? node ^ (j - 1) : -1, .w_dest = node, .w_index = 0,
+		.wait_once = true,	/* each step's partner is another node */
 	};
 	return true;
 }

@@ -55,26 +55,6 @@ static size_t row_len(const struct holdings *h)
 	return (size_t)(h->rows.o_hi - h->rows.o_lo) * (size_t)h->rows.blocks;
 }
 
-/*
- * Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1.
- * On every lookup, so inlined into each: the fields compared raw, unsigned, so that a
- * field below its range wraps above it (rows.nodes is 0 when there are no rows).
- */
-static inline __attribute__((always_inline)) long
-row_slot(const struct holdings *h, uint64_t key)
-{
-	const struct holdings_rows *r = &h->rows;
-	unsigned v = (unsigned)(key >> 51), d = (unsigned)(key >> 25 & 0x1fff);
-	unsigned o = (unsigned)(key >> 38 & 0x1fff) - (unsigned)r->o_lo;
-	unsigned ix = (unsigned)(key & 0x1ffffff);
-	unsigned dest = r->dest == HOLD_DEST_SELF ? v : (unsigned)r->dest & 0x1fff;
-
-	if (v >= (unsigned)r->nodes || d != dest || o >= (unsigned)(r->o_hi - r->o_lo) ||
-	    ix >= (unsigned)r->blocks || (r->only_node >= 0 && (int)v != r->only_node))
-		return -1;
-	return (long)o * r->blocks + ix;
-}
-
 static const struct held *slot_find(const struct holdings *h, uint64_t key)
 {
 	if (!h->cap)
@@ -89,7 +69,7 @@ static const struct held *slot_find(const struct holdings *h, uint64_t key)
 
 bool holdings_has(const struct holdings *h, uint64_t key)
 {
-	long k = row_slot(h, key);
+	long k = holdings_row_slot(h, key);
 
 	if (k >= 0 && h->bits) {
 		const uint64_t *bits = h->bits[key >> 51];
@@ -145,7 +125,7 @@ bool holdings_row_full(const struct holdings *h, int v, int o_lo, int o_hi, int 
 
 const struct held *holdings_find(const struct holdings *h, uint64_t key)
 {
-	long k = row_slot(h, key);
+	long k = holdings_row_slot(h, key);
 
 	if (k >= 0 && h->row) {
 		const struct held *row = h->row[key >> 51];
@@ -185,7 +165,7 @@ static int grow(struct holdings *h)
 
 int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words)
 {
-	long k = row_slot(h, key);
+	long k = holdings_row_slot(h, key);
 	struct held *e;
 
 	if (k >= 0 && h->bits) {

@@ -41,21 +41,27 @@ static int mst_bits(const struct algo_params *p)
 /* variant: which bit a holder flips at step t. */
 enum { MST_NAIVE, MST_CONFLICT_FREE };
 
-static int mst_plan(const struct algo_params *p, int node, const struct receipt *r,
-		    struct plan *pl)
+/*
+ * A static schedule (skeleton.h, struct step): node v (x = v xor root) joins at the step
+ * after the one that flips its last bit to set (mstnaive: its highest set bit, mstcf: its
+ * lowest; the root at step 0), and its send k is step s + k; each send waits for its
+ * previous send to leave the NI and for the root's block, exactly when the plan made
+ * at its receipt would (each send its own group).
+ */
+static bool mst_step(const struct algo_params *p, int node, int k, struct step *s)
 {
 	int B = mst_bits(p);
-	uint64_t tag;
+	unsigned x = (unsigned)(node ^ p->root);
+	int join = !x ? 0 : p->variant == MST_NAIVE ? 32 - __builtin_clz(x) : B - __builtin_ctz(x);
+	int t = join + k, b = p->variant == MST_NAIVE ? t : B - 1 - t;
 
-	if (!tree_turn(p, node, r, 0, &tag))
-		return 0;
-	for (int t = (int)tag, g = 0; t < B; t++, g++) {
-		int b = p->variant == MST_NAIVE ? t : B - 1 - t;
-
-		if (plan_forward(pl, node ^ (1 << b), g, false, (uint64_t)t + 1))
-			return -1;
-	}
-	return 0;
+	if (t >= B)
+		return false;
+	*s = (struct step){
+		.dest = node ^ (1 << b), .b_origin = p->root, .b_dest = BLOCK_ANY, .b_index = 0,
+		.w_origin = -1,
+	};
+	return true;
 }
 
 static int mst_supports(const struct algo_params *p, char *err, size_t len)
@@ -109,7 +115,7 @@ const struct algorithm algo_mstnaive = {
 	.all_port = false,
 	.supports = mst_supports,
 	.variant = MST_NAIVE,
-	.plan = mst_plan,
+	.step = mst_step,
 	.predict = naive_predict,
 };
 
@@ -124,6 +130,6 @@ const struct algorithm algo_mstcf = {
 	.all_port = false,
 	.supports = mst_supports,
 	.variant = MST_CONFLICT_FREE,
-	.plan = mst_plan,
+	.step = mst_step,
 	.predict = cf_predict,
 };

@@ -21,19 +21,24 @@
  */
 #include "common.h"
 
-static int sbt_plan(const struct algo_params *p, int node, const struct receipt *r,
-		    struct plan *pl)
+/*
+ * A static schedule (skeleton.h, struct step): node v's send k is to x xor 2^(b-1-k),
+ * made when its send k - 1 has left the NI and it holds the root's block, exactly when
+ * the plan made at its receipt would (each send its own group): the skeleton keeps the
+ * next send, not a record per send.
+ */
+static bool sbt_step(const struct algo_params *p, int node, int k, struct step *s)
 {
 	unsigned x = (unsigned)(node ^ p->root);
 	int b = x ? __builtin_ctz(x) : p->cfg->topo.dim;
-	uint64_t tag;
 
-	if (!tree_turn(p, node, r, 0, &tag))
-		return 0;
-	for (int i = b - 1, g = 0; i >= 0; i--, g++)
-		if (plan_forward(pl, node ^ (1 << i), g, false, 0))
-			return -1;
-	return 0;
+	if (k >= b)
+		return false;
+	*s = (struct step){
+		.dest = node ^ (1 << (b - 1 - k)), .b_origin = p->root, .b_dest = BLOCK_ANY,
+		.b_index = 0, .w_origin = -1,
+	};
+	return true;
 }
 
 const struct algorithm algo_sbt = {
@@ -45,6 +50,6 @@ const struct algorithm algo_sbt = {
 	.kind = COLL_ONE_TO_ALL,
 	.topologies = ALGO_HYPERCUBE,
 	.all_port = false,
-	.plan = sbt_plan,
+	.step = sbt_step,
 	.predict = binomial_tree_predict,
 };

@@ -59,6 +59,14 @@ struct node_plan {
 	 * is looked up until it is, not again at every later test.
 	 */
 	bool block_ok, wait_ok;
+	bool wait_by_receipt;	/* wait_ok is set by the awaited block's receipt (wait_once) */
+	/*
+	 * Blocks received while they were not the awaited block of the node's next send,
+	 * less those a wait_once send's lookup found since: while 0, a wait_once send's
+	 * awaited block not its own is not held yet (no lookup), as no other send waited
+	 * for it.  An overcount (a block no send awaits) costs lookups only.
+	 */
+	uint32_t stray;
 	int next_dest;		/* send `made`: its destination, its block, the block it waits for */
 	uint64_t next_block, next_wait;
 };
@@ -873,7 +881,7 @@ static inline __attribute__((always_inline)) bool
 hold_received(struct skeleton *sk, int v, const struct message *m, uint64_t key,
 	      const uint64_t *words)
 {
-	int rc = owns(sk, v, key) ? 1 : holdings_add(&sk->held, held_key(v, key), words);
+	int rc = owns(sk, v, key) ? 1 : holdings_hold(&sk->held, held_key(v, key), words);
 	char b[48];
 
 	if (rc < 0) {
@@ -943,8 +951,25 @@ static void step_next(struct skeleton *sk, int v)
 	np->next_dest = st.dest;
 	np->next_block = block_key(st.b_origin, st.b_dest, st.b_index);
 	np->next_wait = st.w_origin >= 0 ? block_key(st.w_origin, st.w_dest, st.w_index) : NO_WAIT;
-	np->block_ok = false;
+	/* A node's own block (every exchange send) is held from the start: no lookup. */
+	np->block_ok = owns(sk, v, np->next_block);
 	np->wait_ok = st.w_origin < 0;
+	np->wait_by_receipt = false;
+	if (np->wait_ok || !st.wait_once || np->finished)
+		return;
+	if (owns(sk, v, np->next_wait)) {
+		np->wait_ok = true;
+	} else if (np->stray && holdings_has(&sk->held, held_key(v, np->next_wait))) {
+		np->wait_ok = true;
+		np->stray--;
+	} else {
+		np->wait_by_receipt = true;
+	}
+#ifdef WORMCAST_DEBUG
+	if (np->wait_ok != holds(sk, v, np->next_wait))
+		fail(sk, "node %d: its send %u's awaited block is %sheld, its receipts say "
+		     "otherwise (wait_once)", v, np->made, np->wait_ok ? "not " : "");
+#endif
 }
 
 /* Make node v's send `made`, then take its next one from the schedule. */
@@ -993,7 +1018,8 @@ static inline __attribute__((always_inline)) void step_try(struct skeleton *sk,
 
 	if (np->in_flight || np->finished ||
 	    (!np->block_ok && !(np->block_ok = holds(sk, v, np->next_block))) ||
-	    (!np->wait_ok && !(np->wait_ok = holds(sk, v, np->next_wait))))
+	    (!np->wait_ok &&
+	     (np->wait_by_receipt || !(np->wait_ok = holds(sk, v, np->next_wait)))))
 		return;
 	step_issue(sk, t, v);
 }
@@ -1020,6 +1046,7 @@ static void step_start(struct skeleton *sk, const struct transport *t)
 static __attribute__((noinline)) void step_receive(struct skeleton *sk, const struct transport *t,
 						   int v, const struct message *m, uint32_t k)
 {
+	struct node_plan *np;
 	struct step st;
 	uint64_t block;
 
@@ -1041,8 +1068,15 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 		    !block_words_ok(sk, v, m, block, 0))
 			return;
 	}
-	if (hold_received(sk, v, m, block, NULL))
-		step_try(sk, t, v);
+	if (!hold_received(sk, v, m, block, NULL))
+		return;
+	/* The awaited block of the node's next send is held now; any other is a stray. */
+	np = &sk->node[v];
+	if (block == np->next_wait)
+		np->wait_ok = true;
+	else
+		np->stray++;
+	step_try(sk, t, v);
 }
 
 static void step_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)

@@ -143,6 +143,14 @@ struct step {
 	int dest;
 	int b_origin, b_dest, b_index;
 	int w_origin, w_dest, w_index;
+	/*
+	 * No other send of this node waits for the awaited block: the skeleton then knows
+	 * from the node's receipts whether it holds it (a block received while it was not
+	 * the awaited block of the node's next send is the only one a lookup must find),
+	 * instead of looking it up when the send is tried, mostly in vain at the SEND_DONE
+	 * of the send before it.  Debug builds check the answer against the holdings.
+	 */
+	bool wait_once;
 };
 
 /*

@@ -979,7 +979,8 @@ static void test_bounds(void)
 
 enum broken { FORGET, WRONG_NODE, TWICE, NEVER_READY, GROUP_DOWN, AAB_UNICAST, AAB_FORGET,
 	      HEADS_LATE, BELOW_ANY, PAST_BLOCKS, XB_BELOW_ANY, XB_WAIT_PAST,
-	      STEP_FORGET, STEP_WRONG_NODE, STEP_TWICE, STEP_NEVER_READY, STEP_SELF, STEP_PAST };
+	      STEP_FORGET, STEP_WRONG_NODE, STEP_TWICE, STEP_NEVER_READY, STEP_SELF, STEP_PAST,
+	      STEP_WAIT_TWICE };
 
 static enum broken broken_kind;
 
@@ -1092,6 +1093,15 @@ static bool broken_step(const struct algo_params *p, int node, int k, struct ste
 		s->dest = 0;
 	if (k == 0 && broken_kind == STEP_PAST)
 		s->b_index = 1;
+	/*
+	 * Sends 1 and 2 both wait for node 1's block, a legal schedule, but they say that
+	 * no other send waits for it (wait_once): send 2 must not wait forever unnoticed.
+	 */
+	if (k >= 1 && broken_kind == STEP_WAIT_TWICE) {
+		s->w_origin = 1;
+		s->w_dest = 0;
+		s->wait_once = true;
+	}
 	if (k == 1 && broken_kind == STEP_TWICE)
 		*s = (struct step){ .dest = 1, .b_origin = 0, .b_dest = 1, .w_origin = -1 };
 	return true;
@@ -1214,6 +1224,8 @@ static void test_skeleton(void)
 		  "node 0: its send to 1 (group 0) was never made: it waits for block (1, 2, 0)" },
 		{ STEP_SELF, COLL_AAS, "hypercube:2", "node 0: a send to node 0" },
 		{ STEP_PAST, COLL_AAS, "hypercube:2", "node 0: no block (0, 1, 1)" },
+		/* (debug builds: its awaited block is held; others: it was never made) */
+		{ STEP_WAIT_TWICE, COLL_AAS, "hypercube:2", "node 0: its send" },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
