@@ -344,15 +344,15 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 /*
  * The steady cycle of router v (struct router's steady): last cycle the inputs of
  * credit_out_q each moved a flit that was not a tail to all of its route (together
- * out_valid_q), and this cycle's wires bring a flit to each of those inputs and to no
- * other, and a credit to every output of out_valid_q.  Then router_stream() would move
- * every flit to the same outputs (all are ready), push nothing, take back as many
- * credits as it sends (credits_q unchanged) and load the same out_valid_q and
- * credit_out_q: only the output flits change, and a tail gives its outputs back.  So
- * each flit is moved and driven onto the next cycle's wires here in one pass, held in
- * a register, with none of the masks that router_stream() and drive_wires() derive.
- * The lists stay in channel order: an input's route ejects on its own channel only
- * (all-port: n_link + i; one-port: the one channel, owned by one input at a time).
+ * out_valid_q), this cycle's wires bring a flit to each of those inputs and to no
+ * other, and every output of out_valid_q is ready (step_router() has checked it and
+ * counted the credits).  Then router_stream() would move every flit to the same
+ * outputs, push nothing and load the same out_valid_q and credit_out_q: only the
+ * output flits change, and a tail gives its outputs back.  So each flit is moved and
+ * driven onto the next cycle's wires here in one pass, held in a register, with none
+ * of the masks that router_stream() and drive_wires() derive.  The lists stay in
+ * channel order: an input's route ejects on its own channel only (all-port:
+ * n_link + i; one-port: the one channel, owned by one input at a time).
  */
 static inline __attribute__((always_inline)) void
 steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
@@ -372,7 +372,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 	r->move_d = r->credit_out_q;
 	r->push_d = 0;
 	r->out_valid_d = r->out_valid_q;
-	r->credit_arrived_d = r->out_valid_q;
+	r->credit_arrived_d = r->credit_in[slot];
 	r->release_d = 0;
 	r->grant_d = 0;
 #endif
@@ -416,7 +416,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 		}
 		if (flit_is_tail(f)) {
 			/* 9. The tail gives its outputs back: the router is no longer steady. */
-			router_release(r, m & -m);
+			release_routes(r, m & -m);
 			r->steady = false;
 #ifdef WORMCAST_DEBUG
 			r->release_d |= m & -m;
@@ -476,11 +476,23 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 	struct router *r = &routers[v];
 	int slot = cycle & 1;
 
-	if (stream && r->steady && r->in_valid[slot] == r->credit_out_q &&
-	    r->credit_in[slot] == r->out_valid_q) {
+	if (stream && r->steady && r->in_valid[slot] == r->credit_out_q) {
+		uint32_t credit_in = r->credit_in[slot];
+
+		/*
+		 * 8. Not every output sent to has its credit back: a worm's first flits
+		 * (its credits are still on their way), or a finished worm's come back.
+		 * The flits move if every output has a credit, and the counts change.
+		 */
+		if (credit_in != r->out_valid_q) {
+			if (r->out_valid_q & ~(r->has_credit_q | credit_in))
+				goto not_steady;
+			commit_credits(r, r->out_valid_q, credit_in);
+		}
 		steady_cycle(n, routers, next, v, r, slot, wiring);
 		return;
 	}
+not_steady:
 	if (stream && router_streams(r, cycle)) {
 		if (!r->in_valid[cycle & 1]) {
 			/* Nothing buffered or arriving: no wire to drive. */

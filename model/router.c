@@ -371,7 +371,7 @@ void router_eval(struct router *r, uint64_t cycle)
  */
 
 /* 9. A tail that left its input frees the outputs of its message. */
-__attribute__((noinline)) void router_release(struct router *r, uint32_t release)
+__attribute__((noinline)) void release_routes(struct router *r, uint32_t release)
 {
 	for (uint32_t m = release; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -394,7 +394,7 @@ static __attribute__((noinline)) void commit_routes(struct router *r)
 		r->owned_q |= r->in[i].req;
 		r->owning |= (uint32_t)(r->in[i].req != 0) << i;
 	}
-	router_release(r, r->release_d);
+	release_routes(r, r->release_d);
 }
 
 /*
@@ -448,8 +448,7 @@ static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t po
  * 8. Credits: minus one per flit sent, plus one per credit returned.  Only outputs
  * that did one of the two change.
  */
-static __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent,
-						      uint32_t arrived)
+__attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, uint32_t arrived)
 {
 	uint32_t m;
 
@@ -629,7 +628,7 @@ void router_stream(struct router *r, uint64_t cycle)
 		r->nonempty = push;
 	}
 	if (release)
-		router_release(r, release);
+		release_routes(r, release);
 	if (out_valid ^ credit_in)
 		commit_credits(r, out_valid, credit_in);
 	/*
@@ -718,7 +717,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 	}
 	r->nonempty = nonempty | push;
 	if (release)
-		router_release(r, release);
+		release_routes(r, release);
 	if (out_valid ^ credit_in)
 		commit_credits(r, out_valid, credit_in);
 	stream_commit(r, slot, move, push, out_valid, credit_in, release, false);
