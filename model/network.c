@@ -342,6 +342,92 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 }
 
 /*
+ * The steady cycle of router v (struct router's steady): last cycle the inputs of
+ * credit_out_q each moved a flit that was not a tail to all of its route (together
+ * out_valid_q), this cycle's wires bring a flit to each of those inputs and to no
+ * other, and every output of out_valid_q is ready (step_router() has checked it and
+ * counted the credits).  Then router_stream() would move every flit to the same
+ * outputs, push nothing and load the same out_valid_q and credit_out_q: only the
+ * output flits change, and a tail gives its outputs back.  So each flit is moved and
+ * driven onto the next cycle's wires here in one pass, held in a register, with none
+ * of the masks that router_stream() and drive_wires() derive.  The lists stay in
+ * channel order: an input's route ejects on its own channel only (all-port:
+ * n_link + i; one-port: the one channel, owned by one input at a time).
+ */
+static inline __attribute__((always_inline)) void
+steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, struct router *r,
+	     int slot, enum wiring wiring)
+{
+	uint32_t outs = r->out_valid_q & n->sink_credits;
+	/*
+	 * Locals, not n's words, which every flit stored into a router may alias: the
+	 * next cycle's slot (not n->cycle & 1), the ejection list's end.  Few values live
+	 * across the loops (the credit is driven first, the tail's input taken from m):
+	 * more would spill in the flattened network loop (docs/performance.md).
+	 */
+	int to = slot ^ 1;
+	struct channel_event *ej = n->ej_end;
+
+#ifdef WORMCAST_DEBUG
+	r->move_d = r->credit_out_q;
+	r->push_d = 0;
+	r->out_valid_d = r->out_valid_q;
+	r->credit_arrived_d = r->credit_in[slot];
+	r->release_d = 0;
+	r->grant_d = 0;
+#endif
+	r->in_valid[slot] = 0;
+	/*
+	 * The sinks' credits for this cycle's ejections arrive in the cycle after next,
+	 * whose wires are this slot (drive_wires()); nothing else drives them yet.
+	 */
+	r->credit_in[slot] = outs;
+	if (outs)
+		wake(n->active[slot], v);
+	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
+		int i = __builtin_ctz(m), ports = r->n_link, w, q;
+		flit_t f = r->in[i].flit[slot];
+		struct router *d;
+
+		if (i < ports) {
+			q = link_peer_port(n, v, i, &w, wiring);
+			d = link_router(routers, r, i, w, wiring);
+			d->credit_in[to] |= 1u << q;
+			wake(next, link_node(d, w, wiring));
+		} else {
+			*n->inj_credit_end++ = (struct channel_event){
+				.node = v, .channel = i - ports, .flit = 0 };
+		}
+		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
+			int o = __builtin_ctz(mo);
+
+			r->out[o].flit_q = f;
+			if (o < r->n_link) {
+				q = link_peer_port(n, v, o, &w, wiring);
+				d = link_router(routers, r, o, w, wiring);
+				d->in_valid[to] |= 1u << q;
+				d->in[q].flit[to] = f;
+				wake(next, link_node(d, w, wiring));
+				n->link_moves++;
+			} else {
+				*ej++ = (struct channel_event){
+					.node = v, .channel = o - r->n_link, .flit = f };
+			}
+		}
+		if (flit_is_tail(f)) {
+			/* 9. The tail gives its outputs back: the router is no longer steady. */
+			release_routes(r, m & -m);
+			r->steady = false;
+#ifdef WORMCAST_DEBUG
+			r->release_d |= m & -m;
+#endif
+		}
+	}
+	n->ej_end = ej;
+	wake(next, v);
+}
+
+/*
  * The wires of cycle n->cycle are in slot n->cycle & 1 (and the credits the engine
  * returns for the cycle after, if any, in the other).  If the caller steps a cycle
  * of the other parity (the sim never does: it counts from 0), the two slots trade
@@ -388,7 +474,25 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 	    bool stream, bool *conflict)
 {
 	struct router *r = &routers[v];
+	int slot = cycle & 1;
 
+	if (stream && r->steady && r->in_valid[slot] == r->credit_out_q) {
+		uint32_t credit_in = r->credit_in[slot];
+
+		/*
+		 * 8. Not every output sent to has its credit back: a worm's first flits
+		 * (its credits are still on their way), or a finished worm's come back.
+		 * The flits move if every output has a credit, and the counts change.
+		 */
+		if (credit_in != r->out_valid_q) {
+			if (r->out_valid_q & ~(r->has_credit_q | credit_in))
+				goto not_steady;
+			commit_credits(r, r->out_valid_q, credit_in);
+		}
+		steady_cycle(n, routers, next, v, r, slot, wiring);
+		return;
+	}
+not_steady:
 	if (stream && router_streams(r, cycle)) {
 		if (!r->in_valid[cycle & 1]) {
 			/* Nothing buffered or arriving: no wire to drive. */

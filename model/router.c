@@ -371,7 +371,7 @@ void router_eval(struct router *r, uint64_t cycle)
  */
 
 /* 9. A tail that left its input frees the outputs of its message. */
-static __attribute__((noinline)) void release_routes(struct router *r, uint32_t release)
+__attribute__((noinline)) void release_routes(struct router *r, uint32_t release)
 {
 	for (uint32_t m = release; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -448,8 +448,7 @@ static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t po
  * 8. Credits: minus one per flit sent, plus one per credit returned.  Only outputs
  * that did one of the two change.
  */
-static __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent,
-						      uint32_t arrived)
+__attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, uint32_t arrived)
 {
 	uint32_t m;
 
@@ -509,6 +508,7 @@ void router_commit(struct router *r)
 	}
 	r->out_valid_q = r->out_valid_d;
 	r->credit_out_q = r->move_d;
+	r->steady = false;
 }
 
 /*
@@ -564,7 +564,7 @@ __attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycl
  */
 static inline __attribute__((always_inline)) void
 stream_commit(struct router *r, int slot, uint32_t move, uint32_t push, uint32_t out_valid,
-	      uint32_t credit_in, uint32_t release)
+	      uint32_t credit_in, uint32_t release, bool steady)
 {
 #ifdef WORMCAST_DEBUG
 	r->move_d = move;
@@ -581,6 +581,7 @@ stream_commit(struct router *r, int slot, uint32_t move, uint32_t push, uint32_t
 #endif
 	r->out_valid_q = out_valid;
 	r->credit_out_q = move;
+	r->steady = steady;
 	r->in_valid[slot] = 0;
 	r->credit_in[slot] = 0;
 }
@@ -630,7 +631,11 @@ void router_stream(struct router *r, uint64_t cycle)
 		release_routes(r, release);
 	if (out_valid ^ credit_in)
 		commit_credits(r, out_valid, credit_in);
-	stream_commit(r, slot, move, push, out_valid, credit_in, release);
+	/*
+	 * Every flit moved (push == 0), none was a tail, nothing is buffered: the steady
+	 * cycle may follow (struct router).
+	 */
+	stream_commit(r, slot, move, push, out_valid, credit_in, release, !(push | release));
 }
 
 /*
@@ -656,6 +661,7 @@ void router_quiet(struct router *r, uint64_t cycle)
 #endif
 	r->out_valid_q = 0;
 	r->credit_out_q = 0;
+	r->steady = false;
 	r->credit_in[slot] = 0;
 }
 
@@ -714,7 +720,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 		release_routes(r, release);
 	if (out_valid ^ credit_in)
 		commit_credits(r, out_valid, credit_in);
-	stream_commit(r, slot, move, push, out_valid, credit_in, release);
+	stream_commit(r, slot, move, push, out_valid, credit_in, release, false);
 	return true;
 }
 

@@ -76,6 +76,16 @@ struct router {
 	uint32_t credit_in[2];
 	bool conflict_now;	/* a head waited for an owned output this cycle */
 	bool hold_busy;		/* some input holds or was charged (T_r > 0 only) */
+	/*
+	 * Derived, for speed (the steady cycle, network.c): the last cycle was a streaming
+	 * cycle where every input with a flit, the bits of credit_out_q, moved it, none
+	 * was a tail, and nothing is buffered or held; out_valid_q is the OR of their
+	 * routes.  Then, if this cycle's wires bring a flit to those inputs alone and each
+	 * of those outputs is ready, the flits move again with no test of route or FIFO,
+	 * and every register but the output flits and the credit counts keeps its value.
+	 * Cleared by every other kind of cycle and by a tail.
+	 */
+	bool steady;
 
 	/* Registers kept as bit masks over the ports. */
 	uint32_t nonempty;		/* bit i: in[i].count > 0 (derived, for speed) */
@@ -201,6 +211,10 @@ static inline bool router_streams(const struct router *r, uint64_t cycle)
 }
 
 void router_stream(struct router *r, uint64_t cycle);
+/* 9. The tails that left the inputs of release give their outputs back. */
+void release_routes(struct router *r, uint32_t release);
+/* 8. Credits: one less for each output in sent, one more for each in arrived. */
+void commit_credits(struct router *r, uint32_t sent, uint32_t arrived);
 bool router_start_head(struct router *r, uint64_t cycle);
 /*
  * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router

@@ -54,6 +54,23 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 	if ((r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask)
 		return fail(r, err, errlen, "output bits 0x%x beyond the %d outputs",
 			    (r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask, r->n_out);
+	/*
+	 * The steady cycle (network.c) moves the flits of credit_out_q's inputs to
+	 * out_valid_q without looking at FIFOs, holds or routes: they must be as it
+	 * assumes.
+	 */
+	if (r->steady) {
+		uint32_t routes = 0;
+
+		for (uint32_t m = r->credit_out_q & in_mask; m; m &= m - 1)
+			routes |= r->in[__builtin_ctz(m)].route_q;
+		if (!r->credit_out_q || (r->credit_out_q & ~r->owning) || r->nonempty ||
+		    r->hold_busy || r->n_vc != 1 || routes != r->out_valid_q)
+			return fail(r, err, errlen, "steady with credit_out_q 0x%x (owning 0x%x, "
+				    "nonempty 0x%x, hold %d, V %d): routes 0x%x, out_valid_q 0x%x",
+				    r->credit_out_q, r->owning, r->nonempty, r->hold_busy, r->n_vc,
+				    routes, r->out_valid_q);
+	}
 	for (uint32_t m = ins & in_mask; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 		const struct router_input *in = &r->in[i];

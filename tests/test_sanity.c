@@ -175,6 +175,8 @@ static void corruptions(void)
 	CORRUPT(r->in[i].route_q, 0u, "no route but a");
 	CORRUPT(r->out_valid_q, r->out_valid_q | (1u << 30), "beyond the");
 	CORRUPT(r->holding, r->holding ^ (1u << i), "holding");
+	/* A router with flits buffered is not steady (the steady cycle, network.c). */
+	CORRUPT(r->steady, true, "steady with");
 
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
