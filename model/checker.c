@@ -101,14 +101,19 @@ void checker_destroy(struct checker *c)
 	free(c);
 }
 
-/* The home slot of key (node, head): a 64-bit mix (splitmix64's finaliser). */
+/*
+ * The home slot of key (node, head): multiplicative (Fibonacci) hashing, the top bits
+ * of a product, where every bit of the key moves them.  Two multiplies, where a full
+ * 64-bit mix (splitmix64's finaliser) cost about twenty instructions a hash, twice a
+ * message (its expectation, its head).  The node is spread first: a broadcast's keys
+ * share their head and differ only in it.  Probes compare whole keys, so the hash
+ * decides only where a key sits, never a match.
+ */
 static size_t home_slot(const struct checker *c, int node, flit_t head)
 {
-	uint64_t z = head ^ ((uint64_t)(unsigned)node * 0x9e3779b97f4a7c15ull);
+	uint64_t z = (head ^ ((uint64_t)(unsigned)node * 0x9e3779b97f4a7c15ull)) *
+		     0xbf58476d1ce4e5b9ull;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
 	return (size_t)(z >> (64 - c->table_bits));
 }
 
