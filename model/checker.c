@@ -380,6 +380,10 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 		if (checker_body_flit(&probe, f, c->flit_mask))
 			return fail(c, node, channel, cycle, f, "internal: a right body flit "
 				    "passed to checker_flit_other()");
+		/* A reception without a message has step 0 (checker_tail_flit()'s test). */
+		if (!rx->msg && rx->step)
+			return fail(c, node, channel, cycle, f, "internal: an idle reception "
+				    "keeps a payload step");
 	}
 #endif
 	if (!m)
@@ -401,7 +405,27 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 	*msg = m;
 	*head_too = false;
 	rx->msg = NULL;
+	rx->step = 0;	/* idle: checker_tail_flit() must not match it */
 	return delivered(c, m, cycle);
+}
+
+struct message *checker_tail_delivered(struct checker *c, struct reception *rx, uint64_t cycle)
+{
+	struct message *m = rx->msg;
+
+#ifdef WORMCAST_DEBUG
+	/* checker_tail_flit() matched: a message of generated words, all its body taken. */
+	if (!m || m->stored || rx->body != 0) {
+		snprintf(c->error, sizeof(c->error), "checker: cycle %llu: internal: "
+			 "checker_tail_delivered() on a reception without a generated message "
+			 "at its tail", (unsigned long long)cycle);
+		return NULL;
+	}
+#endif
+	rx->msg = NULL;
+	rx->step = 0;
+	delivered(c, m, cycle);
+	return m;
 }
 
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,

@@ -85,6 +85,22 @@ static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t fl
 	return false;
 }
 
+/*
+ * The right tail of a generated payload (a reception's step is 0 when it has no message,
+ * so an idle channel never matches): the caller takes the message, delivered, by
+ * checker_tail_delivered() without checker_flit_other()'s tests.  Once a message.
+ */
+static inline bool checker_tail_flit(const struct reception *rx, flit_t f, uint64_t flit_mask)
+{
+	return rx->step && rx->body == 0 && f == ((rx->want & flit_mask) | FLIT_TAIL);
+}
+
+/*
+ * After checker_tail_flit(): the message of rx, delivered whole at cycle; rx is idle.
+ * Debug builds: NULL if rx had no such message (checker_error() says so).
+ */
+struct message *checker_tail_delivered(struct checker *c, struct reception *rx, uint64_t cycle);
+
 enum checker_result checker_flit_other(struct checker *c, struct reception *rx, int node,
 				       int channel, flit_t f, uint64_t cycle, struct message **msg,
 				       bool *head_too);

@@ -654,6 +654,20 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 			ni_arrival(s->ni, &ej->ni, ev->node, ev->channel);
 		if (checker_body_flit(&ej->rx, ev->flit, flit_mask))
 			continue;	/* a body flit, the common case */
+		if (checker_tail_flit(&ej->rx, ev->flit, flit_mask)) {
+			/* A generated payload's tail, right: once a message, without the tests below. */
+			msg = checker_tail_delivered(s->checker, &ej->rx, s->now);
+#ifdef WORMCAST_DEBUG
+			if (!msg) {
+				set_error(s, "%s", checker_error(s->checker));
+				stop(s, SIM_CHECK_FAILED);
+				return false;
+			}
+#endif
+			s->last_delivery = s->now;
+			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
+			continue;
+		}
 		r = checker_flit_other(s->checker, &ej->rx, ev->node, ev->channel, ev->flit,
 				       s->now, &msg, &head_too);
 		if (r == CHECK_OK)
