@@ -330,12 +330,17 @@ static enum checker_result delivered(struct checker *c, struct message *m, uint6
 }
 
 /* A flit on a channel with no message in progress: it must be an expected head. */
-static __attribute__((noinline)) enum checker_result
-check_head(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
-	   uint64_t cycle, struct message **msg, bool *head_too)
+__attribute__((noinline)) enum checker_result
+checker_head_flit(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
+		  uint64_t cycle, struct message **msg, bool *head_too)
 {
 	struct message *m;
 
+#ifdef WORMCAST_DEBUG
+	if (rx->msg)
+		return fail(c, node, channel, cycle, f, "internal: checker_head_flit() on a "
+			    "reception with message %d in progress", rx->msg->id);
+#endif
 	if (!flit_is_head(f))
 		return fail(c, node, channel, cycle, f, "data flit without a head");
 	m = take_expectation(c, node, f);
@@ -387,7 +392,7 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 	}
 #endif
 	if (!m)
-		return check_head(c, rx, node, channel, f, cycle, msg, head_too);
+		return checker_head_flit(c, rx, node, channel, f, cycle, msg, head_too);
 	if (rx->step) {
 		/* Generated words: checker_body_flit() took every right body flit, so a tail is due. */
 		if (rx->body > 0 || f != ((rx->want & c->flit_mask) | FLIT_TAIL))

@@ -101,6 +101,15 @@ static inline bool checker_tail_flit(const struct reception *rx, flit_t f, uint6
  */
 struct message *checker_tail_delivered(struct checker *c, struct reception *rx, uint64_t cycle);
 
+/*
+ * A flit on a reception without a message (rx->msg NULL): it must be an expected head.
+ * checker_flit_other() would call it; the caller that tests rx->msg calls it directly
+ * (one call a message fewer).
+ */
+enum checker_result checker_head_flit(struct checker *c, struct reception *rx, int node,
+				      int channel, flit_t f, uint64_t cycle, struct message **msg,
+				      bool *head_too);
+
 enum checker_result checker_flit_other(struct checker *c, struct reception *rx, int node,
 				       int channel, flit_t f, uint64_t cycle, struct message **msg,
 				       bool *head_too);

@@ -668,8 +668,12 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
 			continue;
 		}
-		r = checker_flit_other(s->checker, &ej->rx, ev->node, ev->channel, ev->flit,
-				       s->now, &msg, &head_too);
+		if (!ej->rx.msg)	/* a head: once a message */
+			r = checker_head_flit(s->checker, &ej->rx, ev->node, ev->channel, ev->flit,
+					      s->now, &msg, &head_too);
+		else
+			r = checker_flit_other(s->checker, &ej->rx, ev->node, ev->channel,
+					       ev->flit, s->now, &msg, &head_too);
 		if (r == CHECK_OK)
 			continue;	/* a stored word */
 		if (r == CHECK_ERROR) {
