@@ -50,6 +50,13 @@ struct checker {
 	uint64_t flit_mask;	/* the payload's bits in a flit: mask << FLIT_KIND_BITS */
 	struct slot *table;	/* 2^table_bits slots, at most half of them used */
 	unsigned table_bits;
+	/*
+	 * Derived from table_bits (set_table_bits()), kept rather than computed again in
+	 * the hash, each probe and each insertion, twice a message.
+	 */
+	size_t slot_mask;	/* 2^table_bits - 1 */
+	unsigned hash_shift;	/* 64 - table_bits */
+	int max_keys;		/* 2^(table_bits - 1): at that many keys the table grows */
 	int keys;		/* slots in use */
 	struct expectation *pool;	/* outstanding expectations and free entries */
 	int n_pool, cap_pool;
@@ -59,6 +66,14 @@ struct checker {
 	uint64_t outstanding, deliveries, flits;
 	char error[512];
 };
+
+static void set_table_bits(struct checker *c, unsigned bits)
+{
+	c->table_bits = bits;
+	c->slot_mask = ((size_t)1 << bits) - 1;
+	c->hash_shift = 64 - bits;
+	c->max_keys = 1 << (bits - 1);
+}
 
 static struct slot *new_table(unsigned bits)
 {
@@ -81,7 +96,7 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	c->width = width;
 	c->mask = payload_mask(width);
 	c->flit_mask = c->mask << FLIT_KIND_BITS;
-	c->table_bits = 8;
+	set_table_bits(c, 8);
 	c->table = new_table(c->table_bits);
 	c->free_list = -1;
 	if (!c->table) {
@@ -114,13 +129,13 @@ static size_t home_slot(const struct checker *c, int node, flit_t head)
 	uint64_t z = (head ^ ((uint64_t)(unsigned)node * 0x9e3779b97f4a7c15ull)) *
 		     0xbf58476d1ce4e5b9ull;
 
-	return (size_t)(z >> (64 - c->table_bits));
+	return (size_t)(z >> c->hash_shift);
 }
 
 /* The slot of key (node, head) from its home, or the empty slot where it would go. */
 static struct slot *find_slot(const struct checker *c, int node, flit_t head, size_t home)
 {
-	size_t mask = ((size_t)1 << c->table_bits) - 1;
+	size_t mask = c->slot_mask;
 
 	for (size_t k = home;; k = (k + 1) & mask) {
 		struct slot *s = &c->table[k];
@@ -141,7 +156,7 @@ static int grow_table(struct checker *c)
 		c->table = old;
 		return -1;
 	}
-	c->table_bits++;
+	set_table_bits(c, c->table_bits + 1);
 	for (size_t k = 0; k < n; k++)
 		if (old[k].node >= 0) {
 			size_t home = home_slot(c, old[k].node, old[k].head);
@@ -160,7 +175,7 @@ static int grow_table(struct checker *c)
  */
 static void remove_slot(struct checker *c, struct slot *s)
 {
-	size_t mask = ((size_t)1 << c->table_bits) - 1;
+	size_t mask = c->slot_mask;
 	size_t hole = (size_t)(s - c->table);
 
 	for (size_t k = (hole + 1) & mask; c->table[k].node >= 0; k = (k + 1) & mask) {
@@ -184,7 +199,7 @@ add_expectation(struct checker *c, int node, struct message *m)
 	size_t home;
 	int e;
 
-	if ((size_t)(c->keys + 1) * 2 > (size_t)1 << c->table_bits && grow_table(c))
+	if (c->keys >= c->max_keys && grow_table(c))	/* (keys + 1) * 2 > 2^bits */
 		return -1;
 	home = home_slot(c, node, m->head);
 	s = find_slot(c, node, m->head, home);
