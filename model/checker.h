@@ -63,7 +63,7 @@ enum checker_result {
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too);
 /*
- * The simulation's per-flit path, in two parts, with the channel's reception rx kept by
+ * The simulation's per-flit path, in parts, with the channel's reception rx kept by
  * the caller (its record of channel (node, channel)) and the flits counted by the
  * caller, a cycle's ejections at once (checker_count_flits()), not one by one:
  *
@@ -73,7 +73,9 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
  * checker_flit_other() takes every flit checker_body_flit() did not (it must have been
  * asked first: a right body flit of a generated payload is not one of its cases).  *msg
  * and *head_too are set unless the result is CHECK_OK (a body flit of a message in
- * progress).
+ * progress).  Before it, a caller may take a generated payload's right tail
+ * (checker_tail_flit(), checker_tail_delivered()) and a head (checker_head_flit(), when
+ * rx has no message) itself: once a message each, a call and its tests fewer.
  */
 static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t flit_mask)
 {
