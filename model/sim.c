@@ -532,7 +532,18 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		s->spare = s->spare->next;
 		SPARE_UNPOISON(m, sizeof(*m));
 	}
-	*m = (struct message){ .stored = false };
+	/*
+	 * Every field written once, the ones set later (the cycles, receivers) zeroed
+	 * here: clearing the whole message first and writing its fields again cost about
+	 * a dozen instructions a send.
+	 */
+	m->send_done = false;
+	m->stored = false;
+	m->head_cycle = 0;
+	m->tail_cycle = 0;
+	m->receivers = 0;
+	m->delivered = 0;
+	m->last_delivery = 0;
 	m->id = s->n_messages;
 	m->source = node;
 	m->seq = s->next_seq[node]++;
@@ -549,6 +560,8 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		m->stored = true;
 	} else if (r->len > 1) {
 		m->key = r->key ? *r->key : sim_pattern_key(node, m->seq);
+	} else {
+		m->key = (struct payload_key){ 0, 0 };	/* no words */
 	}
 	{
 		struct header h = {
