@@ -496,12 +496,13 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	bool stored;		/* words given, kept with the message */
 	unsigned width = (unsigned)s->cfg.payload_width;
 
-	if (node < 0 || node >= t->nodes)
+	/* (Unsigned: a negative index is out of range too, one compare a check.) */
+	if ((unsigned)node >= (unsigned)t->nodes)
 		return set_error(s, "send from node %d: no such node", node);
 	if (r->len < 1)
 		return set_error(s, "send from node %d: message length %d < 1", node, r->len);
 	if (r->type == HDR_R) {
-		if (r->dest < 0 || r->dest >= t->nodes)
+		if ((unsigned)r->dest >= (unsigned)t->nodes)
 			return set_error(s, "send from node %d to %d: no such node", node, r->dest);
 		if (r->dest == node)
 			return set_error(s, "send from node %d to itself", node);
