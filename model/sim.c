@@ -103,8 +103,13 @@ struct sim {
 	bool no_head_events;		/* sim_no_head_events() */
 	bool engine_credits;		/* the NI told ni_engine_returns_credits() */
 	uint64_t flit_mask;		/* checker_flit_mask(), for checker_body_flit() */
-	struct message **pending_done;	/* SEND_DONE events for the next cycle */
-	int n_pending_done, cap_pending_done;
+	/*
+	 * SEND_DONE events for the next cycle: the NI's list of the messages whose tail
+	 * went, read in place (ni_drive() keeps it till its next call, which comes after
+	 * the events are reported), where a copy cost a memcpy() call a cycle.
+	 */
+	struct message *const *pending_done;
+	int n_pending_done;
 
 	enum sim_status status;
 	bool stopped;
@@ -351,7 +356,6 @@ void sim_destroy(struct sim *s)
 	free(s->next_seq);
 	free(s->ej);
 	free(s->ej_of);
-	free(s->pending_done);
 	free(s->report);
 	free(s);
 }
@@ -747,18 +751,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 
 	/* 2. NIs drive this cycle's credits and flits. */
 	progress = ni_drive(s->ni, e, s->now, &done, &n_done);
-	if (n_done > s->cap_pending_done) {
-		struct message **p = realloc(s->pending_done, sizeof(*p) * (size_t)n_done);
-
-		if (!p) {
-			no_memory(s);
-			return s->status;
-		}
-		s->pending_done = p;
-		s->cap_pending_done = n_done;
-	}
-	if (n_done)	/* (done may be NULL when nothing was ever done) */
-		memcpy(s->pending_done, done, sizeof(*done) * (size_t)n_done);
+	s->pending_done = done;
 	s->n_pending_done = n_done;
 	if (ni_out_of_memory(s->ni)) {
 		no_memory(s);
