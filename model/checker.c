@@ -50,6 +50,13 @@ struct checker {
 	uint64_t flit_mask;	/* the payload's bits in a flit: mask << FLIT_KIND_BITS */
 	struct slot *table;	/* 2^table_bits slots, at most half of them used */
 	unsigned table_bits;
+	/*
+	 * Derived from table_bits (set_table_bits()), kept rather than computed again in
+	 * the hash, each probe and each insertion, twice a message.
+	 */
+	size_t slot_mask;	/* 2^table_bits - 1 */
+	unsigned hash_shift;	/* 64 - table_bits */
+	int max_keys;		/* 2^(table_bits - 1): at that many keys the table grows */
 	int keys;		/* slots in use */
 	struct expectation *pool;	/* outstanding expectations and free entries */
 	int n_pool, cap_pool;
@@ -59,6 +66,14 @@ struct checker {
 	uint64_t outstanding, deliveries, flits;
 	char error[512];
 };
+
+static void set_table_bits(struct checker *c, unsigned bits)
+{
+	c->table_bits = bits;
+	c->slot_mask = ((size_t)1 << bits) - 1;
+	c->hash_shift = 64 - bits;
+	c->max_keys = 1 << (bits - 1);
+}
 
 static struct slot *new_table(unsigned bits)
 {
@@ -81,7 +96,7 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	c->width = width;
 	c->mask = payload_mask(width);
 	c->flit_mask = c->mask << FLIT_KIND_BITS;
-	c->table_bits = 8;
+	set_table_bits(c, 8);
 	c->table = new_table(c->table_bits);
 	c->free_list = -1;
 	if (!c->table) {
@@ -101,21 +116,26 @@ void checker_destroy(struct checker *c)
 	free(c);
 }
 
-/* The home slot of key (node, head): a 64-bit mix (splitmix64's finaliser). */
+/*
+ * The home slot of key (node, head): multiplicative (Fibonacci) hashing, the top bits
+ * of a product, where every bit of the key moves them.  Two multiplies, where a full
+ * 64-bit mix (splitmix64's finaliser) cost about twenty instructions a hash, twice a
+ * message (its expectation, its head).  The node is spread first: a broadcast's keys
+ * share their head and differ only in it.  Probes compare whole keys, so the hash
+ * decides only where a key sits, never a match.
+ */
 static size_t home_slot(const struct checker *c, int node, flit_t head)
 {
-	uint64_t z = head ^ ((uint64_t)(unsigned)node * 0x9e3779b97f4a7c15ull);
+	uint64_t z = (head ^ ((uint64_t)(unsigned)node * 0x9e3779b97f4a7c15ull)) *
+		     0xbf58476d1ce4e5b9ull;
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	z ^= z >> 31;
-	return (size_t)(z >> (64 - c->table_bits));
+	return (size_t)(z >> c->hash_shift);
 }
 
 /* The slot of key (node, head) from its home, or the empty slot where it would go. */
 static struct slot *find_slot(const struct checker *c, int node, flit_t head, size_t home)
 {
-	size_t mask = ((size_t)1 << c->table_bits) - 1;
+	size_t mask = c->slot_mask;
 
 	for (size_t k = home;; k = (k + 1) & mask) {
 		struct slot *s = &c->table[k];
@@ -136,7 +156,7 @@ static int grow_table(struct checker *c)
 		c->table = old;
 		return -1;
 	}
-	c->table_bits++;
+	set_table_bits(c, c->table_bits + 1);
 	for (size_t k = 0; k < n; k++)
 		if (old[k].node >= 0) {
 			size_t home = home_slot(c, old[k].node, old[k].head);
@@ -155,7 +175,7 @@ static int grow_table(struct checker *c)
  */
 static void remove_slot(struct checker *c, struct slot *s)
 {
-	size_t mask = ((size_t)1 << c->table_bits) - 1;
+	size_t mask = c->slot_mask;
 	size_t hole = (size_t)(s - c->table);
 
 	for (size_t k = (hole + 1) & mask; c->table[k].node >= 0; k = (k + 1) & mask) {
@@ -179,7 +199,7 @@ add_expectation(struct checker *c, int node, struct message *m)
 	size_t home;
 	int e;
 
-	if ((size_t)(c->keys + 1) * 2 > (size_t)1 << c->table_bits && grow_table(c))
+	if (c->keys >= c->max_keys && grow_table(c))	/* (keys + 1) * 2 > 2^bits */
 		return -1;
 	home = home_slot(c, node, m->head);
 	s = find_slot(c, node, m->head, home);
@@ -325,12 +345,17 @@ static enum checker_result delivered(struct checker *c, struct message *m, uint6
 }
 
 /* A flit on a channel with no message in progress: it must be an expected head. */
-static __attribute__((noinline)) enum checker_result
-check_head(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
-	   uint64_t cycle, struct message **msg, bool *head_too)
+__attribute__((noinline)) enum checker_result
+checker_head_flit(struct checker *c, struct reception *rx, int node, int channel, flit_t f,
+		  uint64_t cycle, struct message **msg, bool *head_too)
 {
 	struct message *m;
 
+#ifdef WORMCAST_DEBUG
+	if (rx->msg)
+		return fail(c, node, channel, cycle, f, "internal: checker_head_flit() on a "
+			    "reception with message %d in progress", rx->msg->id);
+#endif
 	if (!flit_is_head(f))
 		return fail(c, node, channel, cycle, f, "data flit without a head");
 	m = take_expectation(c, node, f);
@@ -375,10 +400,14 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 		if (checker_body_flit(&probe, f, c->flit_mask))
 			return fail(c, node, channel, cycle, f, "internal: a right body flit "
 				    "passed to checker_flit_other()");
+		/* A reception without a message has step 0 (checker_tail_flit()'s test). */
+		if (!rx->msg && rx->step)
+			return fail(c, node, channel, cycle, f, "internal: an idle reception "
+				    "keeps a payload step");
 	}
 #endif
 	if (!m)
-		return check_head(c, rx, node, channel, f, cycle, msg, head_too);
+		return checker_head_flit(c, rx, node, channel, f, cycle, msg, head_too);
 	if (rx->step) {
 		/* Generated words: checker_body_flit() took every right body flit, so a tail is due. */
 		if (rx->body > 0 || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
@@ -396,7 +425,27 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 	*msg = m;
 	*head_too = false;
 	rx->msg = NULL;
+	rx->step = 0;	/* idle: checker_tail_flit() must not match it */
 	return delivered(c, m, cycle);
+}
+
+struct message *checker_tail_delivered(struct checker *c, struct reception *rx, uint64_t cycle)
+{
+	struct message *m = rx->msg;
+
+#ifdef WORMCAST_DEBUG
+	/* checker_tail_flit() matched: a message of generated words, all its body taken. */
+	if (!m || m->stored || rx->body != 0) {
+		snprintf(c->error, sizeof(c->error), "checker: cycle %llu: internal: "
+			 "checker_tail_delivered() on a reception without a generated message "
+			 "at its tail", (unsigned long long)cycle);
+		return NULL;
+	}
+#endif
+	rx->msg = NULL;
+	rx->step = 0;
+	delivered(c, m, cycle);
+	return m;
 }
 
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,

@@ -63,7 +63,7 @@ enum checker_result {
 enum checker_result checker_flit(struct checker *c, int node, int channel, flit_t f,
 				 uint64_t cycle, struct message **msg, bool *head_too);
 /*
- * The simulation's per-flit path, in two parts, with the channel's reception rx kept by
+ * The simulation's per-flit path, in parts, with the channel's reception rx kept by
  * the caller (its record of channel (node, channel)) and the flits counted by the
  * caller, a cycle's ejections at once (checker_count_flits()), not one by one:
  *
@@ -73,7 +73,9 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
  * checker_flit_other() takes every flit checker_body_flit() did not (it must have been
  * asked first: a right body flit of a generated payload is not one of its cases).  *msg
  * and *head_too are set unless the result is CHECK_OK (a body flit of a message in
- * progress).
+ * progress).  Before it, a caller may take a generated payload's right tail
+ * (checker_tail_flit(), checker_tail_delivered()) and a head (checker_head_flit(), when
+ * rx has no message) itself: once a message each, a call and its tests fewer.
  */
 static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t flit_mask)
 {
@@ -84,6 +86,31 @@ static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t fl
 	}
 	return false;
 }
+
+/*
+ * The right tail of a generated payload (a reception's step is 0 when it has no message,
+ * so an idle channel never matches): the caller takes the message, delivered, by
+ * checker_tail_delivered() without checker_flit_other()'s tests.  Once a message.
+ */
+static inline bool checker_tail_flit(const struct reception *rx, flit_t f, uint64_t flit_mask)
+{
+	return rx->step && rx->body == 0 && f == ((rx->want & flit_mask) | FLIT_TAIL);
+}
+
+/*
+ * After checker_tail_flit(): the message of rx, delivered whole at cycle; rx is idle.
+ * Debug builds: NULL if rx had no such message (checker_error() says so).
+ */
+struct message *checker_tail_delivered(struct checker *c, struct reception *rx, uint64_t cycle);
+
+/*
+ * A flit on a reception without a message (rx->msg NULL): it must be an expected head.
+ * checker_flit_other() would call it; the caller that tests rx->msg calls it directly
+ * (one call a message fewer).
+ */
+enum checker_result checker_head_flit(struct checker *c, struct reception *rx, int node,
+				      int channel, flit_t f, uint64_t cycle, struct message **msg,
+				      bool *head_too);
 
 enum checker_result checker_flit_other(struct checker *c, struct reception *rx, int node,
 				       int channel, flit_t f, uint64_t cycle, struct message **msg,

@@ -16,7 +16,13 @@
  */
 struct inj_channel {
 	struct message **queue;	/* FIFO */
-	uint64_t start;		/* cycle from which queue[head]'s head is offered */
+	/*
+	 * Cycle from which queue[head]'s head is offered; NI_NEVER while the queue is
+	 * empty, so that the pass's first test (start-up over, a credit) also keeps an
+	 * idle channel from sending, and a channel that sends is not asked first whether
+	 * it has a message.
+	 */
+	uint64_t start;
 	uint64_t free_from;	/* cycle after the previous tail left */
 	union {
 		uint64_t want;		/* generated words: the next one << FLIT_KIND_BITS */
@@ -41,6 +47,8 @@ struct inj_channel {
 };
 
 _Static_assert(sizeof(struct inj_channel) == 64, "an injection channel is 64 bytes");
+
+#define NI_NEVER UINT64_MAX	/* inj_channel.start of an empty queue */
 
 /* An ejection channel on the active list: its state and where it is, for its credit. */
 struct ej_ref {
@@ -102,6 +110,7 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 		n->inj_of[v] = &n->inj[(size_t)v * (size_t)channels];
 	for (size_t k = 0; k < total; k++) {
 		n->inj[k].credits = (uint8_t)depth;
+		n->inj[k].start = NI_NEVER;
 		n->inj[k].node = (uint16_t)(k / (size_t)channels);
 		n->inj[k].channel = (uint16_t)(k % (size_t)channels);
 	}
@@ -280,17 +289,13 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 	for (int a = 0; a < n->n_inj_active; a++) {
 		struct inj_channel *ch = n->inj_active[a];
 
-		/*
-		 * An idle channel leaves the list (a returning credit puts it back): one
-		 * listed again by a credit, or one whose last tail goes now.
-		 */
-		if (ch->n == 0)
-			goto idle;
 #ifdef WORMCAST_DEBUG
-		if (ch->head_due != (ch->left == ch->queue[ch->head]->len))
+		if ((ch->n == 0) != (ch->start == NI_NEVER))
+			n->broken = "an injection channel's start disagrees with its queue";
+		else if (ch->n > 0 && ch->head_due != (ch->left == ch->queue[ch->head]->len))
 			n->broken = "an injection channel's head_due disagrees with its flits left";
 #endif
-		if (now >= ch->start && ch->credits > 0) {
+		if (now >= ch->start && ch->credits > 0) {	/* (never with an empty queue) */
 			struct message *m;
 			flit_t f;
 
@@ -330,10 +335,15 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 				ch->head = (ch->head + 1) % ch->cap;
 				ch->n--;
 				ch->free_from = now + 1;
-				if (ch->n == 0)
+				if (ch->n == 0) {
+					ch->start = NI_NEVER;
 					goto idle;
+				}
 				load_message(n, ch, ch->queue[ch->head]);
 			}
+		} else if (ch->n == 0) {
+			/* Idle (listed again by a credit): it leaves the list till it has work. */
+			goto idle;
 		}
 		n->inj_active[kept++] = ch;
 		continue;

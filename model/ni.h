@@ -67,8 +67,9 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count);
 
 /*
  * Drive cycle `now`: ejection credits and injection flits into the engine, sink
- * drains.  Messages whose tail was injected are appended to done[] (up to the count
- * returned).  Returns the number of flits injected or drained (progress).
+ * drains.  Messages whose tail was injected are listed in *done (*n_done of them),
+ * the NI's own array, valid until the next ni_drive().  Returns the number of flits
+ * injected or drained (progress).
  */
 int ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***done,
 	     int *n_done);
