@@ -526,7 +526,8 @@ __attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycl
 	flit_t f;
 	uint32_t req;
 
-	if (!head || (r->nonempty | (head & (head - 1))) || r->hold_busy)
+	/* Nothing buffered: step_router() calls it only then. */
+	if (!head || (head & (head - 1)) || r->hold_busy)
 		return false;
 	i = __builtin_ctz(head);
 	f = r->in[i].flit[slot];
