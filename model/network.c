@@ -500,9 +500,16 @@ not_steady:
 			return;
 		}
 		router_stream(r, cycle);
-	} else if (stream && router_start_head(r, cycle)) {
+	} else if (stream && !r->nonempty && router_start_head(r, cycle)) {
+		/*
+		 * The two out-of-line tries are taken by what is buffered: a head is
+		 * granted at once only into a router with nothing buffered, and with
+		 * nothing buffered the buffered streaming cycle is router_streams(),
+		 * which failed.  A call that could only fail saved and restored its
+		 * registers for nothing (docs/performance.md).
+		 */
 		router_stream(r, cycle);
-	} else if (!(stream && router_stream_buffered(r, cycle))) {
+	} else if (!(stream && r->nonempty && router_stream_buffered(r, cycle))) {
 		router_eval(r, cycle);
 		*conflict |= r->conflict_now;
 		router_commit(r);

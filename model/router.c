@@ -518,7 +518,7 @@ void router_commit(struct router *r)
  * T_r (T_r > 0) or with no output at all: false, its route kept as
  * start_messages() keeps a waiting head's, and the full cycle decides.
  */
-__attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycle)
+__attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint64_t cycle)
 {
 	int slot = cycle & 1;
 	uint32_t head = r->in_valid[slot] & ~r->owning;
@@ -526,7 +526,8 @@ __attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycl
 	flit_t f;
 	uint32_t req;
 
-	if (!head || (r->nonempty | (head & (head - 1))) || r->hold_busy)
+	/* Nothing buffered: step_router() calls it only then. */
+	if (!head || (head & (head - 1)) || r->hold_busy)
 		return false;
 	i = __builtin_ctz(head);
 	f = r->in[i].flit[slot];
@@ -535,6 +536,9 @@ __attribute__((noinline)) bool router_start_head(struct router *r, uint64_t cycl
 	/*
 	 * route_of() inlined: this is where most heads are routed, and the call with the
 	 * registers it saved cost 15 instructions a head-hop (direx, docs/performance.md).
+	 * flatten takes unicast_next_port() in too (link-time, from topology.c): its call
+	 * was about 3 instructions per flit-hop on the exchange and the traffic.  The
+	 * trees' route stays a call (noinline): the broadcast is not changed.
 	 */
 	req = route_inline(r->params, r->node, f, i);
 	if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0) {

@@ -203,7 +203,8 @@ void router_commit(struct router *r);
  * only its own move in router_stream() reads (5: cur = req).  It returns false,
  * having changed nothing but that head's route (in[i].req and routed, as a waiting
  * head's), when the head is not granted at once or T_r > 0: router_eval() and
- * router_commit() then do the cycle.
+ * router_commit() then do the cycle.  Its caller has checked that nothing is
+ * buffered (nonempty == 0).
  */
 static inline bool router_streams(const struct router *r, uint64_t cycle)
 {
@@ -230,7 +231,8 @@ void router_quiet(struct router *r, uint64_t cycle);
 /*
  * The same cycle where flits are buffered but no head waits (every input with a flit
  * has a message in progress) and nothing is held: false, having changed nothing,
- * otherwise.
+ * otherwise.  Called only where something is buffered: with nothing buffered it
+ * is router_streams().
  */
 bool router_stream_buffered(struct router *r, uint64_t cycle);
 
