@@ -81,35 +81,44 @@ bool holdings_row_full(const struct holdings *h, int v, int o_lo, int o_hi, int 
 int holdings_add(struct holdings *h, uint64_t key, const uint64_t *words);
 
 /*
- * Where key's slot is in the direct rows (its node's row, maybe not allocated), or -1.
- * On every lookup, so inlined into each: the fields compared raw, unsigned, so that a
- * field below its range wraps above it (rows.nodes is 0 when there are no rows).
+ * Where the block (origin o, destination field d, index ix) of node v has its slot in
+ * the direct rows (v's row, maybe not allocated), or -1.  The fields as a key holds
+ * them (d 0x1fff for BLOCK_ANY); a caller that has them decoded (a static schedule's
+ * receipt) passes them without packing and unpacking a key.  On every lookup, so
+ * inlined into each: the fields compared raw, unsigned, so that a field below its
+ * range wraps above it (rows.nodes is 0 when there are no rows).
  */
 static inline __attribute__((always_inline)) long
-holdings_row_slot(const struct holdings *h, uint64_t key)
+holdings_slot_at(const struct holdings *h, unsigned v, unsigned o, unsigned d, unsigned ix)
 {
 	const struct holdings_rows *r = &h->rows;
-	unsigned v = (unsigned)(key >> 51), d = (unsigned)(key >> 25 & 0x1fff);
-	unsigned o = (unsigned)(key >> 38 & 0x1fff) - (unsigned)r->o_lo;
-	unsigned ix = (unsigned)(key & 0x1ffffff);
 	unsigned dest = r->dest == HOLD_DEST_SELF ? v : (unsigned)r->dest & 0x1fff;
 
+	o -= (unsigned)r->o_lo;
 	if (v >= (unsigned)r->nodes || d != dest || o >= (unsigned)(r->o_hi - r->o_lo) ||
 	    ix >= (unsigned)r->blocks || (r->only_node >= 0 && (int)v != r->only_node))
 		return -1;
 	return (long)o * r->blocks + ix;
 }
 
+/* Where key's slot is in the direct rows, or -1 (holdings_slot_at() of its fields). */
+static inline __attribute__((always_inline)) long
+holdings_row_slot(const struct holdings *h, uint64_t key)
+{
+	return holdings_slot_at(h, (unsigned)(key >> 51), (unsigned)(key >> 38 & 0x1fff),
+				(unsigned)(key >> 25 & 0x1fff), (unsigned)(key & 0x1ffffff));
+}
+
 /*
- * holdings_add() with the common case inline: a key of a direct row of bits that is
- * allocated (every receipt of an exchange or a broadcast after a node's first) sets
- * its bit here, without the call; the rest goes to holdings_add().
+ * holdings_hold() of key = held_key(v, block (o, d, ix)) given its fields as well: a
+ * receipt that has them decoded finds its bit without decoding the key again.
  */
 static inline __attribute__((always_inline)) int
-holdings_hold(struct holdings *h, uint64_t key, const uint64_t *words)
+holdings_hold_at(struct holdings *h, unsigned v, unsigned o, unsigned d, unsigned ix,
+		 uint64_t key, const uint64_t *words)
 {
-	long k = h->bits ? holdings_row_slot(h, key) : -1;
-	uint64_t *bits = k >= 0 ? h->bits[key >> 51] : NULL;
+	long k = h->bits ? holdings_slot_at(h, v, o, d, ix) : -1;
+	uint64_t *bits = k >= 0 ? h->bits[v] : NULL;
 
 	if (bits) {
 		uint64_t bit = 1ull << (k & 63);
@@ -120,6 +129,19 @@ holdings_hold(struct holdings *h, uint64_t key, const uint64_t *words)
 		return 0;
 	}
 	return holdings_add(h, key, words);
+}
+
+/*
+ * holdings_add() with the common case inline: a key of a direct row of bits that is
+ * allocated (every receipt of an exchange or a broadcast after a node's first) sets
+ * its bit here, without the call; the rest goes to holdings_add().
+ */
+static inline __attribute__((always_inline)) int
+holdings_hold(struct holdings *h, uint64_t key, const uint64_t *words)
+{
+	return holdings_hold_at(h, (unsigned)(key >> 51), (unsigned)(key >> 38 & 0x1fff),
+				(unsigned)(key >> 25 & 0x1fff), (unsigned)(key & 0x1ffffff), key,
+				words);
 }
 
 #endif

@@ -231,12 +231,10 @@ bool skeleton_no_memory(const struct skeleton *sk)
  * of an exchange (the carried block's readiness, the received block's arrival), where
  * the call cost more than the test.
  */
-static inline __attribute__((always_inline)) bool owns(const struct skeleton *sk, int v,
-							uint64_t key)
+static inline __attribute__((always_inline)) bool owns_at(const struct skeleton *sk, int v,
+							   int o, int d, int ix)
 {
-	int o = block_origin(key), d = block_dest(key);
-
-	if (o != v || block_index(key) >= sk->blocks)
+	if (o != v || ix >= sk->blocks)
 		return false;
 	switch (sk->a->kind) {
 	case COLL_ONE_TO_ALL:
@@ -249,6 +247,13 @@ static inline __attribute__((always_inline)) bool owns(const struct skeleton *sk
 		return d == sk->p.root;
 	}
 	return false;
+}
+
+/* owns() of a key: its fields decoded (d BLOCK_ANY for any destination). */
+static inline __attribute__((always_inline)) bool owns(const struct skeleton *sk, int v,
+							uint64_t key)
+{
+	return owns_at(sk, v, block_origin(key), block_dest(key), block_index(key));
 }
 
 static bool holds(struct skeleton *sk, int v, uint64_t key)
@@ -878,10 +883,12 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
  * words were checked), or an error.
  */
 static inline __attribute__((always_inline)) bool
-hold_received(struct skeleton *sk, int v, const struct message *m, uint64_t key,
-	      const uint64_t *words)
+hold_received_at(struct skeleton *sk, int v, const struct message *m, uint64_t key, int o, int d,
+		 int ix, const uint64_t *words)
 {
-	int rc = owns(sk, v, key) ? 1 : holdings_hold(&sk->held, held_key(v, key), words);
+	int rc = owns_at(sk, v, o, d, ix) ? 1 :
+		 holdings_hold_at(&sk->held, (unsigned)v, (unsigned)o, (unsigned)d & 0x1fff,
+				  (unsigned)ix, held_key(v, key), words);
 	char b[48];
 
 	if (rc < 0) {
@@ -893,6 +900,15 @@ hold_received(struct skeleton *sk, int v, const struct message *m, uint64_t key,
 		fail(sk, "node %d received block %s a second time (from node %d)", v,
 		     block_text(key, b, sizeof(b)), m->source);
 	return true;
+}
+
+/* hold_received_at() of a key: its fields decoded. */
+static inline __attribute__((always_inline)) bool
+hold_received(struct skeleton *sk, int v, const struct message *m, uint64_t key,
+	      const uint64_t *words)
+{
+	return hold_received_at(sk, v, m, key, block_origin(key), block_dest(key),
+				block_index(key), words);
 }
 
 static void receive(struct skeleton *sk, const struct transport *t, int v,
@@ -952,12 +968,12 @@ static void step_next(struct skeleton *sk, int v)
 	np->next_block = block_key(st.b_origin, st.b_dest, st.b_index);
 	np->next_wait = st.w_origin >= 0 ? block_key(st.w_origin, st.w_dest, st.w_index) : NO_WAIT;
 	/* A node's own block (every exchange send) is held from the start: no lookup. */
-	np->block_ok = owns(sk, v, np->next_block);
+	np->block_ok = owns_at(sk, v, st.b_origin, st.b_dest, st.b_index);
 	np->wait_ok = st.w_origin < 0;
 	np->wait_by_receipt = false;
 	if (np->wait_ok || !st.wait_once || np->finished)
 		return;
-	if (owns(sk, v, np->next_wait)) {
+	if (owns_at(sk, v, st.w_origin, st.w_dest, st.w_index)) {
 		np->wait_ok = true;
 	} else if (np->stray && holdings_has(&sk->held, held_key(v, np->next_wait))) {
 		np->wait_ok = true;
@@ -1068,7 +1084,19 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 		    !block_words_ok(sk, v, m, block, 0))
 			return;
 	}
-	if (!hold_received(sk, v, m, block, NULL))
+	/*
+	 * Held by the fields the schedule gave, not by decoding the key again: the same
+	 * send's fields were range checked when its source took it from the schedule
+	 * (step_next()), so they are the key's own (debug builds compare them).
+	 */
+#ifdef WORMCAST_DEBUG
+	if (block_origin(block) != st.b_origin || block_dest(block) != st.b_dest ||
+	    block_index(block) != st.b_index) {
+		fail(sk, "node %d: the block of message %d does not fit a key", v, m->id);
+		return;
+	}
+#endif
+	if (!hold_received_at(sk, v, m, block, st.b_origin, st.b_dest, st.b_index, NULL))
 		return;
 	/* The awaited block of the node's next send is held now; any other is a stray. */
 	np = &sk->node[v];
