@@ -42,12 +42,6 @@ static void drv_start(void *ctx, struct sim *s)
 		sim_no_head_events(s);
 }
 
-static void drv_event(void *ctx, struct sim *s, const struct sim_event *ev)
-{
-	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
-
-	skeleton_event(ctx, &t, ev);
-}
 
 static void bound(const struct algorithm *a, const struct algo_params *p, int words,
 		  struct algo_run *out)
@@ -115,7 +109,7 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 
 void algo_driver(struct algo_session *x, struct driver *d)
 {
-	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = drv_event,
+	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = skeleton_sim_event,
 			      .release_messages = skeleton_releases_messages(x->sk) };
 }
 

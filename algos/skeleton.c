@@ -81,6 +81,8 @@ struct plan {
 
 struct skeleton {
 	const struct algorithm *a;
+	/* The transport skeleton_start() was given, for skeleton_sim_event(). */
+	struct transport tx;
 	struct sim_config cfg;
 	struct algo_params p;
 	int nodes, blocks, words;	/* words: per block; the longest one if split */
@@ -750,6 +752,7 @@ static void step_event(struct skeleton *sk, const struct transport *t, const str
 
 void skeleton_start(struct skeleton *sk, const struct transport *t)
 {
+	sk->tx = *t;
 	if (sk->a->step) {
 		step_start(sk, t);
 		return;
@@ -1261,6 +1264,26 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 		tail_arrived(sk, t, ev, x);
 		break;
 	}
+}
+
+/*
+ * The simulation's event hook (driver.event), with the transport kept at the start:
+ * built once a run, not at every event (half of them a static schedule's SEND_DONE,
+ * which does little else).
+ */
+void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev)
+{
+	struct skeleton *sk = ctx;
+
+#ifdef WORMCAST_DEBUG
+	if (sk->tx.impl != s) {
+		fail(sk, "node %d: an event of another simulation than the run's", ev->node);
+		return;
+	}
+#else
+	(void)s;
+#endif
+	skeleton_event(sk, &sk->tx, ev);
 }
 
 /* ---- the end ---- */

@@ -188,6 +188,11 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 void skeleton_destroy(struct skeleton *sk);
 void skeleton_start(struct skeleton *sk, const struct transport *t);
 void skeleton_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev);
+/*
+ * driver.event for a simulation whose transport (impl the sim) was given to
+ * skeleton_start(): skeleton_event() with that transport, kept, not rebuilt per event.
+ */
+void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
 /* The run's plan needs head events (EV_HEAD_ARRIVED): known after skeleton_start(). */
