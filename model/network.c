@@ -416,7 +416,18 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 		}
 		if (flit_is_tail(f)) {
 			/* 9. The tail gives its outputs back: the router is no longer steady. */
-			release_routes(r, m & -m);
+			/*
+			 * Released here, input and route at hand, in the mesh's and the
+			 * general wiring's copies of the loop (uniform 8x8: 8.5 fewer
+			 * instructions a flit-hop, the call's work and the loop's register
+			 * allocation); the hypercube's copy keeps the call: inlined there,
+			 * the broadcast's and the exchange's data reads and writes rose
+			 * 1 to 3 M and their CPU time 1-2 % (docs/performance.md).
+			 */
+			if (wiring == WIRING_HYPERCUBE)
+				release_routes(r, m & -m);
+			else
+				release_route(r, i, r->in[i].route_q);
 			r->steady = false;
 #ifdef WORMCAST_DEBUG
 			r->release_d |= m & -m;

@@ -698,8 +698,10 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 		out_valid |= outs;
 		for (uint32_t o = outs; o; o &= o - 1)
 			r->out[__builtin_ctz(o)].flit_q = f;
-		if (flit_is_tail(f))
+		if (flit_is_tail(f)) {
 			release |= 1u << i;
+			release_route(r, i, outs);
+		}
 	}
 	push = in_valid & ~(move & ~nonempty);
 	popped = move & nonempty;
@@ -720,8 +722,6 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 			nonempty &= ~(1u << i);
 	}
 	r->nonempty = nonempty | push;
-	if (release)
-		release_routes(r, release);
 	if (out_valid ^ credit_in)
 		commit_credits(r, out_valid, credit_in);
 	stream_commit(r, slot, move, push, out_valid, credit_in, release, false);
