@@ -110,6 +110,7 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 void algo_driver(struct algo_session *x, struct driver *d)
 {
 	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = skeleton_sim_event,
+			      .send_done = skeleton_sim_send_done(x->sk),
 			      .release_messages = skeleton_releases_messages(x->sk) };
 }
 

@@ -1267,6 +1267,23 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
 	}
 }
 
+/* Debug builds: the simulation of a hook's call is the run's; false (and failed) if not. */
+static inline __attribute__((always_inline)) bool run_sim(struct skeleton *sk,
+							   const struct sim *s, int node)
+{
+#ifdef WORMCAST_DEBUG
+	if (sk->tx.impl != s) {
+		fail(sk, "node %d: an event of another simulation than the run's", node);
+		return false;
+	}
+#else
+	(void)sk;
+	(void)s;
+	(void)node;
+#endif
+	return true;
+}
+
 /*
  * The simulation's event hook (driver.event), with the transport kept at the start:
  * built once a run, not at every event (half of them a static schedule's SEND_DONE,
@@ -1276,15 +1293,38 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
 	struct skeleton *sk = ctx;
 
-#ifdef WORMCAST_DEBUG
-	if (sk->tx.impl != s) {
-		fail(sk, "node %d: an event of another simulation than the run's", ev->node);
+	if (run_sim(sk, s, ev->node))
+		skeleton_event(sk, &sk->tx, ev);
+}
+
+/*
+ * A static schedule's SEND_DONE through the simulation's narrow hook: step_event()'s
+ * SEND_DONE path (the same checks, the same next send) without the event record and
+ * the dispatch on its kind.
+ */
+static void step_sim_send_done(void *ctx, struct sim *s, const struct message *m)
+{
+	struct skeleton *sk = ctx;
+	uint64_t u = m->tag >> 32;
+	uint32_t k = (uint32_t)m->tag;
+	struct node_plan *np;
+
+	if (!run_sim(sk, s, m->source))
+		return;
+	/* The source's one send in flight, its last (u == source: u < nodes). */
+	np = &sk->node[m->source];
+	if ((int64_t)u != m->source || !np->in_flight || k + 1 != np->made) {
+		fail(sk, "node %d: event for message %d, which no plan sent", m->source, m->id);
 		return;
 	}
-#else
-	(void)s;
-#endif
-	skeleton_event(sk, &sk->tx, ev);
+	np->in_flight = false;
+	step_try(sk, &sk->tx, m->source);
+}
+
+void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim *s,
+							      const struct message *m)
+{
+	return sk->a->step ? step_sim_send_done : NULL;
 }
 
 /* ---- the end ---- */

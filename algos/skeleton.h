@@ -193,6 +193,12 @@ void skeleton_event(struct skeleton *sk, const struct transport *t, const struct
  * skeleton_start(): skeleton_event() with that transport, kept, not rebuilt per event.
  */
 void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev);
+/*
+ * driver.send_done for the same simulation, or NULL: a static schedule's (algorithm.step)
+ * SEND_DONE only frees its node for the next send, without an event record.
+ */
+void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim *s,
+							      const struct message *m);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
 /* The run's plan needs head events (EV_HEAD_ARRIVED): known after skeleton_start(). */

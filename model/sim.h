@@ -151,6 +151,12 @@ struct driver {
 	void (*start)(void *ctx, struct sim *s);
 	/* Called for every event, in cycle order; NULL: the driver reacts to none (traffic). */
 	void (*event)(void *ctx, struct sim *s, const struct sim_event *ev);
+	/*
+	 * Optional: called instead of event() for EV_SEND_DONE (node m->source, tag
+	 * m->tag, the cycle sim_now()), in the same order.  For a driver that only needs
+	 * to know its node's NI is free (a static schedule): no event record is built.
+	 */
+	void (*send_done)(void *ctx, struct sim *s, const struct message *m);
 	/* Optional: called at the start of every cycle, before its events (traffic). */
 	void (*tick)(void *ctx, struct sim *s);
 	/* Optional: false while the driver still has sends to make; NULL = done. */
