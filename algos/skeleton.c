@@ -1111,12 +1111,29 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 	step_try(sk, t, v);
 }
 
+/*
+ * SEND_DONE of message m, send k of its source: of the one send in flight, the node's
+ * last; the node may make its next.  Reached through step_event() and through the
+ * simulation's narrow hook (step_sim_send_done()); node names the event in the error.
+ */
+static inline void step_send_done(struct skeleton *sk, const struct transport *t, int node,
+				  const struct message *m, uint32_t k)
+{
+	struct node_plan *np = &sk->node[m->source];
+
+	if (!np->in_flight || k + 1 != np->made) {
+		fail(sk, "node %d: event for message %d, which no plan sent", node, m->id);
+		return;
+	}
+	np->in_flight = false;
+	step_try(sk, t, m->source);
+}
+
 static void step_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
 {
 	const struct message *m = ev->msg;
 	uint64_t u = ev->tag >> 32;
 	uint32_t k = (uint32_t)ev->tag;
-	struct node_plan *np;
 
 	if (ev->kind == EV_HEAD_ARRIVED)
 		return;		/* (no head barriers, no cut-through) */
@@ -1124,18 +1141,11 @@ static void step_event(struct skeleton *sk, const struct transport *t, const str
 		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, m->id);
 		return;
 	}
-	np = &sk->node[u];
 	if (ev->kind == EV_TAIL_ARRIVED) {
 		step_receive(sk, t, ev->node, m, k);
 		return;
 	}
-	/* SEND_DONE: of the one send in flight, the node's last. */
-	if (!np->in_flight || k + 1 != np->made) {
-		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, m->id);
-		return;
-	}
-	np->in_flight = false;
-	step_try(sk, t, (int)u);
+	step_send_done(sk, t, ev->node, m, k);
 }
 
 /* Every static send made and left the NI; 0, or -1 with the first one that was not. */
@@ -1306,19 +1316,15 @@ static void step_sim_send_done(void *ctx, struct sim *s, const struct message *m
 {
 	struct skeleton *sk = ctx;
 	uint64_t u = m->tag >> 32;
-	uint32_t k = (uint32_t)m->tag;
-	struct node_plan *np;
 
 	if (!run_sim(sk, s, m->source))
 		return;
-	/* The source's one send in flight, its last (u == source: u < nodes). */
-	np = &sk->node[m->source];
-	if ((int64_t)u != m->source || !np->in_flight || k + 1 != np->made) {
+	/* Sent by its source's plan (u == source: u < nodes), as step_event() checks. */
+	if ((int64_t)u != m->source) {
 		fail(sk, "node %d: event for message %d, which no plan sent", m->source, m->id);
 		return;
 	}
-	np->in_flight = false;
-	step_try(sk, &sk->tx, m->source);
+	step_send_done(sk, &sk->tx, m->source, m, (uint32_t)m->tag);
 }
 
 void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim *s,
