@@ -594,6 +594,13 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	return m->id;
 }
 
+/* Its last event: delivered everywhere and SEND_DONE told (release_messages). */
+static inline void release_if_finished(struct sim *s, const struct driver *d, struct message *m)
+{
+	if (d && d->release_messages && m->send_done && m->delivered == m->receivers)
+		release(s, m);
+}
+
 /*
  * Inlined where the loop reports an event (three places): as a call, its arguments,
  * saved registers and the event's copy were about fifty instructions an event.
@@ -609,10 +616,8 @@ emit(struct sim *s, const struct driver *d, enum sim_event_kind kind, int node, 
 		m->send_done = true;
 	if (d && d->event)
 		d->event(d->ctx, s, &ev);
-	/* Its last event: delivered everywhere and SEND_DONE told (release_messages). */
-	if (d && d->release_messages && kind != EV_HEAD_ARRIVED && m->send_done &&
-	    m->delivered == m->receivers)
-		release(s, m);
+	if (kind != EV_HEAD_ARRIVED)
+		release_if_finished(s, d, m);
 }
 
 bool sim_quiescent(const struct sim *s)
@@ -740,8 +745,7 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 
 			m->send_done = true;
 			d->send_done(d->ctx, s, m);
-			if (d->release_messages && m->delivered == m->receivers)
-				release(s, m);
+			release_if_finished(s, d, m);
 		}
 		s->n_pending_done = 0;
 	} else {
