@@ -21,6 +21,13 @@ struct traffic {
 	double msg_prob;	/* per node per cycle */
 	double log_miss;	/* log1p(-msg_prob): a constant of every gap, computed once */
 	uint64_t next_slot;	/* next (cycle * nodes + node) with an arrival */
+	/*
+	 * next_slot's cycle and node, divided out once per arrival (set_next_slot()):
+	 * tick() asks every cycle whether the next arrival is due, and the 64-bit
+	 * division it made for that was most of its cost when none is.
+	 */
+	uint64_t next_cycle;
+	int next_node;
 	bool b_pending;		/* a broadcast waits for the network to drain */
 	bool b_path;		/* it is a path broadcast */
 	int b_root;
@@ -50,8 +57,21 @@ static uint64_t geometric_gap(struct traffic *t)
 
 	if (t->msg_prob >= 1.0)
 		return 1;
-	/* Number of trials up to and including the next success. */
-	return 1 + (uint64_t)floor(log1p(-u) / t->log_miss);
+	/*
+	 * Number of trials up to and including the next success.  The quotient is never
+	 * negative (log1p(-u) <= 0, log_miss < 0), where the conversion's truncation is
+	 * floor(): no floor() call, the same gaps.
+	 */
+	return 1 + (uint64_t)(log1p(-u) / t->log_miss);
+}
+
+static void set_next_slot(struct traffic *t, uint64_t slot)
+{
+	uint64_t nodes = (uint64_t)t->topo->nodes;
+
+	t->next_slot = slot;
+	t->next_cycle = slot / nodes;
+	t->next_node = (int)(slot % nodes);
 }
 
 struct traffic *traffic_create(const struct traffic_params *p, const struct topology *topo)
@@ -69,7 +89,7 @@ struct traffic *traffic_create(const struct traffic_params *p, const struct topo
 		t->msg_prob = 1.0;
 	t->log_miss = log1p(-t->msg_prob);
 	bcast_gate_init(&t->gate);
-	t->next_slot = t->msg_prob > 0 ? geometric_gap(t) - 1 : UINT64_MAX;
+	set_next_slot(t, t->msg_prob > 0 ? geometric_gap(t) - 1 : UINT64_MAX);
 	return t;
 }
 
@@ -80,7 +100,12 @@ void traffic_destroy(struct traffic *t)
 
 static int random_len(struct traffic *t)
 {
-	return t->p.min_len + (int)(next_random(t) % (uint64_t)(t->p.max_len - t->p.min_len + 1));
+	uint64_t r = next_random(t);	/* drawn for a fixed length too: the same stream */
+
+	/* A fixed length without the 64-bit division by 1 (uniform traffic: every message). */
+	if (t->p.max_len == t->p.min_len)
+		return t->p.min_len;
+	return t->p.min_len + (int)(r % (uint64_t)(t->p.max_len - t->p.min_len + 1));
 }
 
 /* The injection channel of a message: the NI's choice (-1), or one drawn at random. */
@@ -132,10 +157,10 @@ static void tick(void *ctx, struct sim *s)
 		t->flits_sent += (uint64_t)r.len;
 		return;
 	}
-	while (t->next_slot / (uint64_t)nodes <= now && now < t->p.cycles) {
-		int src = (int)(t->next_slot % (uint64_t)nodes);
+	while (t->next_cycle <= now && now < t->p.cycles) {
+		int src = t->next_node;
 
-		t->next_slot += geometric_gap(t);
+		set_next_slot(t, t->next_slot + geometric_gap(t));
 		if (t->p.b_fraction > 0 && uniform01(t) < t->p.b_fraction) {
 			t->b_pending = true;
 			t->b_root = src;
@@ -159,8 +184,8 @@ static void tick(void *ctx, struct sim *s)
 		t->flits_sent += (uint64_t)r.len;
 	}
 	/* Arrivals skipped while broadcasts held the network are dropped, not queued. */
-	if (t->next_slot / (uint64_t)nodes < now)
-		t->next_slot = now * (uint64_t)nodes + t->next_slot % (uint64_t)nodes;
+	if (t->next_cycle < now)
+		set_next_slot(t, now * (uint64_t)nodes + (uint64_t)t->next_node);
 }
 
 static bool finished(void *ctx, const struct sim *s)
