@@ -132,10 +132,9 @@ const char *traffic_error(const struct traffic *t)
 	return t->error;
 }
 
-static void tick(void *ctx, struct sim *s)
+/* A cycle with an arrival due, a broadcast waiting or one in flight. */
+static __attribute__((noinline)) void arrivals(struct traffic *t, struct sim *s, uint64_t now)
 {
-	struct traffic *t = ctx;
-	uint64_t now = sim_now(s);
 	int nodes = t->topo->nodes;
 
 	if (bcast_gate_busy(&t->gate, s))
@@ -186,6 +185,22 @@ static void tick(void *ctx, struct sim *s)
 	/* Arrivals skipped while broadcasts held the network are dropped, not queued. */
 	if (t->next_cycle < now)
 		set_next_slot(t, now * (uint64_t)nodes + (uint64_t)t->next_node);
+}
+
+/*
+ * A cycle with no arrival due and no broadcast (uniform 8x8, 0.1: 45 % of them; more
+ * under a lighter load or on fewer nodes) is answered here, without the frame of the
+ * arrivals' loop.  Nothing else would change in it: the loop would not run, and the
+ * arrivals are not behind.
+ */
+static void tick(void *ctx, struct sim *s)
+{
+	struct traffic *t = ctx;
+	uint64_t now = sim_now(s);
+
+	if (t->next_cycle > now && !t->b_pending && bcast_gate_idle(&t->gate))
+		return;
+	arrivals(t, s, now);
 }
 
 static bool finished(void *ctx, const struct sim *s)
