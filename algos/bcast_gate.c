@@ -14,7 +14,8 @@ bool bcast_gate_busy(struct bcast_gate *g, const struct sim *s)
 	if (g->in_flight >= 0) {
 		const struct message *m = sim_message(s, g->in_flight);
 
-		if (m->delivered < m->receivers)
+		/* NULL: released (release_messages), so delivered everywhere. */
+		if (m && m->delivered < m->receivers)
 			return true;
 		g->in_flight = -1;
 	}

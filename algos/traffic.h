@@ -37,7 +37,7 @@ struct traffic *traffic_create(const struct traffic_params *p, const struct topo
 void traffic_destroy(struct traffic *t);
 /* A driver that runs this traffic. */
 void traffic_driver(struct traffic *t, struct driver *d);
-/* The first send that failed (the run has failed then), or "". */
+/* The first send that failed, or the latencies' memory (the run has failed then), or "". */
 const char *traffic_error(const struct traffic *t);
 
 struct traffic_stats {
