@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
-_Static_assert(offsetof(struct router, release_d) + sizeof(uint32_t) <= 64,
+_Static_assert(offsetof(struct router, shrank_d) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
 _Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
 

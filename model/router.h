@@ -96,20 +96,6 @@ struct router {
 	uint32_t owning;		/* bit i: in[i].route_q != 0 (derived, for speed) */
 
 	/*
-	 * Next state, computed by router_eval(), applied by router_commit().  Route
-	 * state changes only at a grant (route_d = req) and when a tail leaves
-	 * (route_d = 0), so those two events are recorded instead of a whole route_d.
-	 * Everything from in_valid to release_d is in the first cache line: a cycle of a
-	 * router that streams a message touches it and the lines of the ports that
-	 * move, nothing else.
-	 */
-	uint32_t move_d;		/* inputs whose head-of-line flit left */
-	uint32_t push_d;		/* inputs that store their arriving flit */
-	uint32_t out_valid_d;		/* outputs that send (out[o].flit_q is already loaded) */
-	uint32_t credit_arrived_d;	/* credit_in of this cycle, for credits_d */
-	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
-
-	/*
 	 * 8. Credits.  An ejection output counts them as the RTL does: credits_q[o] is
 	 * the register, has_credit_q bit o says credits_q[o] > 0, and credit_in brings
 	 * the NI's (or the engine's) credits back.  A link output does not: credits_q[o]
@@ -128,8 +114,26 @@ struct router {
 	 */
 	uint32_t credit1_q;
 	uint32_t link_mask;	/* (1 << n_link) - 1: link inputs and outputs (a constant) */
-	/* Link inputs whose FIFO grew (shrank) by one this cycle: drive_wires() tells upstream. */
+	/*
+	 * Link inputs whose FIFO grew (shrank) by one this cycle: drive_wires() tells
+	 * upstream.  Everything from in_valid to shrank_d is in the first cache line: a
+	 * cycle of a router that streams a message touches it and the lines of the ports
+	 * that move (and, for the steady cycle and the wires, the constants), nothing else.
+	 */
 	uint32_t grew_d, shrank_d;
+
+	/*
+	 * Next state of the full cycle, computed by router_eval(), applied by
+	 * router_commit() (the streaming cycles write them in debug builds only, for
+	 * network_sanity()).  Route state changes only at a grant (route_d = req) and
+	 * when a tail leaves (route_d = 0), so those two events are recorded instead of a
+	 * whole route_d.
+	 */
+	uint32_t move_d;		/* inputs whose head-of-line flit left */
+	uint32_t push_d;		/* inputs that store their arriving flit */
+	uint32_t out_valid_d;		/* outputs that send (out[o].flit_q is already loaded) */
+	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
+
 	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: see above */
 	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
 	uint32_t grant_d;	/* inputs whose head was granted: route_q = in[i].req */
@@ -173,6 +177,7 @@ struct router {
 	/* Debug builds: the head router_start_head() granted, for network_sanity(). */
 	uint32_t stream_grant;
 
+	uint32_t credit_arrived_d;	/* router_eval(): credit_in of this cycle, for router_commit() */
 	uint32_t taken[2];	/* 8. Link outputs of credit_in whose FIFO downstream grew */
 	uint32_t credit_wire;	/* debug builds: this cycle's credit_in, link bits too, for network_sanity() */
 
