@@ -313,11 +313,12 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 	if (m) {
 		/*
 		 * The sinks drain these flits in cycle n->cycle, so their credits are on the
-		 * wires of the cycle after, as the NI would return them: that cycle's slot and
-		 * active set (the set being scanned, which v's word has left).
+		 * wires of the cycle after, as the NI would return them: that cycle's slot.
+		 * v is not woken for that cycle here: it is evaluated in n->cycle (woken
+		 * below), and every cycle but the quiet one wakes it again; the quiet one
+		 * does if credits are on that slot (step_router()).
 		 */
 		r->credit_in[(n->cycle + 1) & 1] |= m;
-		wake(n->active[(n->cycle + 1) & 1], v);
 	}
 	/* 8. The link inputs whose FIFO grew or shrank tell their upstream (struct router). */
 	for (m = r->grew_d | r->shrank_d; m; m &= m - 1) {
@@ -377,11 +378,10 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 	r->in_valid[slot] = 0;
 	/*
 	 * The sinks' credits for this cycle's ejections arrive in the cycle after next,
-	 * whose wires are this slot (drive_wires()); nothing else drives them yet.
+	 * whose wires are this slot (drive_wires()); nothing else drives them yet.  v
+	 * is woken for that cycle by the next one (drive_wires()).
 	 */
 	r->credit_in[slot] = outs;
-	if (outs)
-		wake(n->active[slot], v);
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
 		int i = __builtin_ctz(m), ports = r->n_link, w, q;
 		flit_t f = r->in[i].flit[slot];
@@ -508,8 +508,14 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 not_steady:
 	if (stream && router_streams(r, cycle)) {
 		if (!r->in_valid[cycle & 1]) {
-			/* Nothing buffered or arriving: no wire to drive. */
+			/*
+			 * Nothing buffered or arriving: no wire to drive.  The sinks' credits
+			 * of the ejections of the cycle before arrive in the next cycle
+			 * (drive_wires()): the one wake they need.
+			 */
 			router_quiet(r, cycle);
+			if (r->credit_in[slot ^ 1])
+				wake(next, v);
 			return;
 		}
 		router_stream(r, cycle);
