@@ -313,26 +313,25 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 	if (m) {
 		/*
 		 * The sinks drain these flits in cycle n->cycle, so their credits are on the
-		 * wires of the cycle after, as the NI would return them: that cycle's slot and
-		 * active set (the set being scanned, which v's word has left).
+		 * wires of the cycle after, as the NI would return them: that cycle's slot.
+		 * v is not woken for that cycle here: it is evaluated in n->cycle (woken
+		 * below), and every cycle but the quiet one wakes it again; the quiet one
+		 * does if credits are on that slot (step_router()).
 		 */
 		r->credit_in[(n->cycle + 1) & 1] |= m;
-		wake(n->active[(n->cycle + 1) & 1], v);
 	}
-	for (m = r->credit_out_q; m; m &= m - 1) {
+	/* 8. The link inputs whose FIFO grew or shrank tell their upstream (struct router). */
+	for (m = r->grew_d | r->shrank_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
+		int w, q = link_peer_port(n, v, i, &w, wiring);
+		struct router *d = link_router(routers, r, i, w, wiring);
 
-		if (i < ports) {
-			int w, q = link_peer_port(n, v, i, &w, wiring);
-			struct router *d = link_router(routers, r, i, w, wiring);
-
-			router_drive_credit(d, n->cycle, q);
-			wake(next, link_node(d, w, wiring));
-		} else {
-			*n->inj_credit_end++ = (struct channel_event){
-				.node = v, .channel = i - ports, .flit = 0 };
-		}
+		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
+		wake(next, link_node(d, w, wiring));
 	}
+	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1)
+		*n->inj_credit_end++ = (struct channel_event){
+			.node = v, .channel = __builtin_ctz(m) - ports, .flit = 0 };
 	/*
 	 * Non-zero registers must be evaluated again, if only to clear them.  A router
 	 * that gets here has almost always loaded some (the quiet cycle returns before),
@@ -379,25 +378,22 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 	r->in_valid[slot] = 0;
 	/*
 	 * The sinks' credits for this cycle's ejections arrive in the cycle after next,
-	 * whose wires are this slot (drive_wires()); nothing else drives them yet.
+	 * whose wires are this slot (drive_wires()); nothing else drives them yet.  v
+	 * is woken for that cycle by the next one (drive_wires()).
 	 */
 	r->credit_in[slot] = outs;
-	if (outs)
-		wake(n->active[slot], v);
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
 		int i = __builtin_ctz(m), ports = r->n_link, w, q;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
-		if (i < ports) {
-			q = link_peer_port(n, v, i, &w, wiring);
-			d = link_router(routers, r, i, w, wiring);
-			d->credit_in[to] |= 1u << q;
-			wake(next, link_node(d, w, wiring));
-		} else {
+		/*
+		 * A link input sends no credit: its FIFO stays empty (struct router).  An
+		 * injection input's credit goes to the NI.
+		 */
+		if (i >= ports)
 			*n->inj_credit_end++ = (struct channel_event){
 				.node = v, .channel = i - ports, .flit = 0 };
-		}
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
 			int o = __builtin_ctz(mo);
 
@@ -487,18 +483,24 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 	struct router *r = &routers[v];
 	int slot = cycle & 1;
 
+#ifdef WORMCAST_DEBUG
+	r->credit_wire = r->credit_in[slot];
+#endif
 	if (stream && r->steady && r->in_valid[slot] == r->credit_out_q) {
-		uint32_t credit_in = r->credit_in[slot];
+		uint32_t credit_in = r->credit_in[slot], sent = r->out_valid_q & ~r->link_mask;
 
 		/*
-		 * 8. Not every output sent to has its credit back: a worm's first flits
-		 * (its credits are still on their way), or a finished worm's come back.
-		 * The flits move if every output has a credit, and the counts change.
+		 * 8. Not every ejection output sent to has its credit back (a worm's first
+		 * flits, or a finished worm's credits come back), or a FIFO downstream of a
+		 * link output grew or shrank.  The flits move if every output is ready,
+		 * and the counts change.
 		 */
-		if (credit_in != r->out_valid_q) {
-			if (r->out_valid_q & ~(r->has_credit_q | credit_in))
+		if (credit_in != sent) {
+			credit_in = router_credit_in(r, slot);
+			if (r->out_valid_q & ~router_ready(r, credit_in))
 				goto not_steady;
-			commit_credits(r, r->out_valid_q, credit_in);
+			if (sent ^ credit_in)
+				commit_credits(r, sent, credit_in);
 		}
 		steady_cycle(n, routers, next, v, r, slot, wiring);
 		return;
@@ -506,8 +508,14 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 not_steady:
 	if (stream && router_streams(r, cycle)) {
 		if (!r->in_valid[cycle & 1]) {
-			/* Nothing buffered or arriving: no wire to drive. */
+			/*
+			 * Nothing buffered or arriving: no wire to drive.  The sinks' credits
+			 * of the ejections of the cycle before arrive in the next cycle
+			 * (drive_wires()): the one wake they need.
+			 */
 			router_quiet(r, cycle);
+			if (r->credit_in[slot ^ 1])
+				wake(next, v);
 			return;
 		}
 		router_stream(r, cycle);
@@ -661,6 +669,43 @@ void network_router_registers(const struct network *n, int node, uint32_t *out_v
 		out_flit[o] = r->out[o].flit_q;
 }
 
+/*
+ * Link output o of router r: the down router and its input (NULL: unconnected).
+ * Off the loop (readouts and debug checks): the topology's table, not the wiring's
+ * formula, which a mesh's edge does not obey.
+ */
+static const struct router *link_down(const struct network *n, const struct router *r, int o,
+				      int *input)
+{
+	int p = o / r->n_vc, w = topology_neighbor(&n->topo, r->node, p);
+
+	if (w < 0)
+		return NULL;
+	*input = topology_peer_port(&n->topo, p) * r->n_vc + o % r->n_vc;
+	return &n->routers[w];
+}
+
+int network_credits(const struct network *n, int node, int o)
+{
+	const struct router *r = &n->routers[node], *d;
+	int i;
+
+	if (o >= r->n_link || !(d = link_down(n, r, o, &i)))
+		return r->credits_q[o];
+	return r->depth - d->in[i].count - (int)(r->out_valid_q >> o & 1) -
+	       (int)(d->credit_out_q >> i & 1);
+}
+
+int network_link_free(const struct network *n, int node, int o)
+{
+	const struct router *r = &n->routers[node];
+	int slot = n->cycle & 1, free = r->credits_q[o];
+
+	if (r->credit_in[slot] >> o & 1)
+		free += (r->taken[slot] >> o & 1) ? -1 : 1;
+	return free;
+}
+
 void network_router_state(const struct network *n, int node, struct router_state *s)
 {
 	const struct router *r = &n->routers[node];
@@ -699,7 +744,7 @@ void network_router_state(const struct network *n, int node, struct router_state
 	for (int o = 0; o < r->n_out; o++) {
 		s->out[o].out_valid_q = r->out_valid_q >> o & 1;
 		s->out[o].out_flit_q = r->out[o].flit_q;
-		s->out[o].credits_q = r->credits_q[o];
+		s->out[o].credits_q = (uint8_t)network_credits(n, node, o);
 	}
 }
 

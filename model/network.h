@@ -87,6 +87,15 @@ const struct router *network_router(const struct network *n, int node);
 /* Router node's architectural state after the last step (router_state.h). */
 void network_router_state(const struct network *n, int node, struct router_state *s);
 
+/*
+ * Output o of router node after the last step: its credits_q register (derived for a
+ * link output, struct router in router.h), and for a link output the free slots of
+ * the FIFO downstream that the router holds, with the change on the wires added:
+ * depth - that FIFO's count, if the two ends agree.
+ */
+int network_credits(const struct network *n, int node, int o);
+int network_link_free(const struct network *n, int node, int o);
+
 /* Activity of the last step. */
 uint64_t network_link_moves(const struct network *n);	/* flits put on links, total */
 /* Output registers (links and ejections) loaded by the last step: 0 iff no flit left an input. */

@@ -12,7 +12,7 @@
 #include <string.h>
 
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
-_Static_assert(offsetof(struct router, release_d) + sizeof(uint32_t) <= 64,
+_Static_assert(offsetof(struct router, shrank_d) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
 _Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
 
@@ -38,7 +38,9 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	r->msg_head = r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth;
 	for (int o = 0; o < r->n_out; o++)
 		r->credits_q[o] = (uint8_t)p->buffer_depth;
+	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
+	r->link_mask = (1u << r->n_link) - 1;
 	return 0;
 }
 
@@ -315,7 +317,7 @@ static __attribute__((noinline)) void stage_pushes(struct router *r, uint32_t pu
 void router_eval(struct router *r, uint64_t cycle)
 {
 	int slot = cycle & 1;		/* the wires of this cycle */
-	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
+	uint32_t in_valid = r->in_valid[slot], credit_in = router_credit_in(r, slot);
 	uint32_t nonempty = r->nonempty;
 	uint32_t ready, heads = 0, push, m;
 	struct xbar x;
@@ -323,7 +325,7 @@ void router_eval(struct router *r, uint64_t cycle)
 
 	x.move = x.out_valid = x.release = x.eligible = 0;
 	/* 2. An output is ready if it has a credit, or one arrives this cycle. */
-	ready = r->has_credit_q | credit_in;
+	ready = router_ready(r, credit_in);
 
 	/*
 	 * 1. Head of line: the FIFO's head, or the arriving flit if the FIFO is empty.
@@ -445,8 +447,28 @@ static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t po
 }
 
 /*
- * 8. Credits: minus one per flit sent, plus one per credit returned.  Only outputs
- * that did one of the two change.
+ * 8. The link outputs of this cycle's credit_in: the FIFO downstream shrank by one
+ * (one more free slot) or, where taken has the bit, grew by one (struct router).
+ */
+__attribute__((noinline)) void router_link_deltas(struct router *r, int slot)
+{
+	uint32_t links = r->credit_in[slot] & r->link_mask, taken = r->taken[slot];
+
+	for (uint32_t m = links; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+		int free = r->credits_q[o] + ((taken >> o & 1) ? -1 : 1);
+
+		r->credits_q[o] = (uint8_t)free;
+		r->has_credit_q = (r->has_credit_q & ~(1u << o)) | (uint32_t)(free >= 2) << o;
+		r->credit1_q = (r->credit1_q & ~(1u << o)) | (uint32_t)(free == 1) << o;
+	}
+	r->credit_in[slot] &= ~links;
+	r->taken[slot] = 0;
+}
+
+/*
+ * 8. Credits of the ejection outputs: minus one per flit sent, plus one per credit
+ * returned.  Only outputs that did one of the two change.
  */
 __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, uint32_t arrived)
 {
@@ -474,14 +496,18 @@ __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, u
 void router_commit(struct router *r)
 {
 	uint32_t popped = r->move_d & r->nonempty;
+	uint32_t sent = r->out_valid_d & ~r->link_mask;
 	uint32_t m;
 
 	if (r->grant_d | r->release_d)
 		commit_routes(r);
 	if (popped | r->push_d)
 		commit_fifos(r, popped);
-	if (r->out_valid_d ^ r->credit_arrived_d)
-		commit_credits(r, r->out_valid_d, r->credit_arrived_d);
+	/* 8. The link inputs' FIFOs that grew or shrank tell their upstream (drive_wires()). */
+	r->grew_d = r->push_d & ~popped & r->link_mask;
+	r->shrank_d = popped & ~r->push_d & r->link_mask;
+	if (sent ^ r->credit_arrived_d)
+		commit_credits(r, sent, r->credit_arrived_d);
 	if (r->hold_busy)
 		commit_holds(r);
 
@@ -602,9 +628,9 @@ stream_commit(struct router *r, int slot, uint32_t move, uint32_t push, uint32_t
 void router_stream(struct router *r, uint64_t cycle)
 {
 	int slot = cycle & 1;
-	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
-	uint32_t ready = r->has_credit_q | credit_in;
-	uint32_t move = 0, out_valid = 0, release = 0, push;
+	uint32_t in_valid = r->in_valid[slot], credit_in = router_credit_in(r, slot);
+	uint32_t ready = router_ready(r, credit_in);
+	uint32_t move = 0, out_valid = 0, release = 0, push, sent;
 
 	for (uint32_t m = in_valid; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -631,15 +657,21 @@ void router_stream(struct router *r, uint64_t cycle)
 		}
 		r->nonempty = push;
 	}
+	/* 8. A FIFO that was empty and takes a flit grew. */
+	r->grew_d = push & r->link_mask;
+	r->shrank_d = 0;
 	if (release)
 		release_routes(r, release);
-	if (out_valid ^ credit_in)
-		commit_credits(r, out_valid, credit_in);
+	sent = out_valid & ~r->link_mask;
+	if (sent ^ credit_in)
+		commit_credits(r, sent, credit_in);
 	/*
-	 * Every flit moved (push == 0), none was a tail, nothing is buffered: the steady
-	 * cycle may follow (struct router).
+	 * Every flit moved (push == 0), none was a tail, nothing is buffered, and every
+	 * link output sent to has two free slots, so stays ready while none of its FIFOs
+	 * downstream changes: the steady cycle may follow (struct router).
 	 */
-	stream_commit(r, slot, move, push, out_valid, credit_in, release, !(push | release));
+	stream_commit(r, slot, move, push, out_valid, credit_in, release,
+		      !(push | release | (out_valid & r->credit1_q)));
 }
 
 /*
@@ -650,7 +682,7 @@ void router_stream(struct router *r, uint64_t cycle)
 void router_quiet(struct router *r, uint64_t cycle)
 {
 	int slot = cycle & 1;
-	uint32_t credit_in = r->credit_in[slot];
+	uint32_t credit_in = router_credit_in(r, slot);
 
 	for (uint32_t m = credit_in; m; m &= m - 1)
 		r->credits_q[__builtin_ctz(m)]++;
@@ -680,13 +712,15 @@ void router_quiet(struct router *r, uint64_t cycle)
 __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t cycle)
 {
 	int slot = cycle & 1;
-	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
+	uint32_t in_valid = r->in_valid[slot], credit_in;
 	uint32_t nonempty = r->nonempty;
-	uint32_t ready = r->has_credit_q | credit_in;
-	uint32_t move = 0, out_valid = 0, release = 0, push, popped, m;
+	uint32_t ready;
+	uint32_t move = 0, out_valid = 0, release = 0, push, popped, sent, m;
 
 	if (((nonempty | in_valid) & ~r->owning) || r->hold_busy)
 		return false;
+	credit_in = router_credit_in(r, slot);
+	ready = router_ready(r, credit_in);
 	for (m = nonempty | in_valid; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 		flit_t f = (nonempty >> i & 1) ? fifo_head(r, i) : r->in[i].flit[slot];
@@ -722,8 +756,11 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 			nonempty &= ~(1u << i);
 	}
 	r->nonempty = nonempty | push;
-	if (out_valid ^ credit_in)
-		commit_credits(r, out_valid, credit_in);
+	r->grew_d = push & ~popped & r->link_mask;
+	r->shrank_d = popped & ~push & r->link_mask;
+	sent = out_valid & ~r->link_mask;
+	if (sent ^ credit_in)
+		commit_credits(r, sent, credit_in);
 	stream_commit(r, slot, move, push, out_valid, credit_in, release, false);
 	return true;
 }

@@ -96,20 +96,45 @@ struct router {
 	uint32_t owning;		/* bit i: in[i].route_q != 0 (derived, for speed) */
 
 	/*
-	 * Next state, computed by router_eval(), applied by router_commit().  Route
-	 * state changes only at a grant (route_d = req) and when a tail leaves
-	 * (route_d = 0), so those two events are recorded instead of a whole route_d.
-	 * Everything from in_valid to release_d is in the first cache line: a cycle of a
-	 * router that streams a message touches it and the lines of the ports that
-	 * move, nothing else.
+	 * 8. Credits.  An ejection output counts them as the RTL does: credits_q[o] is
+	 * the register, has_credit_q bit o says credits_q[o] > 0, and credit_in brings
+	 * the NI's (or the engine's) credits back.  A link output does not: credits_q[o]
+	 * holds the free slots of the FIFO downstream as that router committed them the
+	 * cycle before (depth - its count), which change only when the FIFO grows or
+	 * shrinks, not with each flit that passes through it, so a worm streaming
+	 * through empty FIFOs sends no credit back and neither end counts it.  The
+	 * register the RTL holds is derived on read (network_router_state()):
+	 * depth - count - out_valid_q[o] - credit_out_q of the input downstream.  So for
+	 * a link output, has_credit_q bit o says credits_q[o] >= 2 and credit1_q bit o
+	 * says credits_q[o] == 1: output o is ready if it has two free slots, or one and
+	 * sent nothing last cycle (router_ready()).  credit_in's link bits and taken
+	 * carry the FIFO's change onto the wires of the cycle after: +1 (shrank), or -1
+	 * where taken has the bit too (grew; taken is at the end: only a FIFO's change
+	 * reads it).
+	 */
+	uint32_t credit1_q;
+	uint32_t link_mask;	/* (1 << n_link) - 1: link inputs and outputs (a constant) */
+	/*
+	 * Link inputs whose FIFO grew (shrank) by one this cycle: drive_wires() tells
+	 * upstream.  Everything from in_valid to shrank_d is in the first cache line: a
+	 * cycle of a router that streams a message touches it and the lines of the ports
+	 * that move (and, for the steady cycle and the wires, the constants), nothing else.
+	 */
+	uint32_t grew_d, shrank_d;
+
+	/*
+	 * Next state of the full cycle, computed by router_eval(), applied by
+	 * router_commit() (the streaming cycles write them in debug builds only, for
+	 * network_sanity()).  Route state changes only at a grant (route_d = req) and
+	 * when a tail leaves (route_d = 0), so those two events are recorded instead of a
+	 * whole route_d.
 	 */
 	uint32_t move_d;		/* inputs whose head-of-line flit left */
 	uint32_t push_d;		/* inputs that store their arriving flit */
 	uint32_t out_valid_d;		/* outputs that send (out[o].flit_q is already loaded) */
-	uint32_t credit_arrived_d;	/* credit_in of this cycle, for credits_d */
 	uint32_t release_d;		/* inputs whose tail left: route_q = 0 */
 
-	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: free slots downstream */
+	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: see above */
 	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
 	uint32_t grant_d;	/* inputs whose head was granted: route_q = in[i].req */
 	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
@@ -152,6 +177,10 @@ struct router {
 	/* Debug builds: the head router_start_head() granted, for network_sanity(). */
 	uint32_t stream_grant;
 
+	uint32_t credit_arrived_d;	/* router_eval(): credit_in of this cycle, for router_commit() */
+	uint32_t taken[2];	/* 8. Link outputs of credit_in whose FIFO downstream grew */
+	uint32_t credit_wire;	/* debug builds: this cycle's credit_in, link bits too, for network_sanity() */
+
 	/* Switch allocation (V > 1 only; section 12, step 6b): the input scanned first. */
 	uint8_t sw_rr_q, sw_rr_d;
 	/* V > 1 only (section 12): per link, the class of the last flit it sent. */
@@ -165,10 +194,44 @@ static inline void router_drive_flit(struct router *r, uint64_t c, int i, flit_t
 	r->in[i].flit[c & 1] = f;
 }
 
-/* Return a credit to output o in cycle c (a neighbour's credit register, or the NI). */
+/* Return a credit to ejection output o in cycle c (the NI's credit register). */
 static inline void router_drive_credit(struct router *r, uint64_t c, int o)
 {
 	r->credit_in[c & 1] |= 1u << o;
+}
+
+/*
+ * Link output o's FIFO downstream grew (grew) or shrank by one flit in the cycle
+ * before c (a neighbour's commit).
+ */
+static inline void router_drive_link_delta(struct router *r, uint64_t c, int o, uint32_t grew)
+{
+	r->credit_in[c & 1] |= 1u << o;
+	r->taken[c & 1] |= grew << o;
+}
+
+void router_link_deltas(struct router *r, int slot);
+
+/*
+ * 8. The credits on this cycle's wires: the link outputs' changes applied (out of
+ * line: a FIFO downstream grew or shrank), the ejection outputs' returned credits
+ * left to count.
+ */
+static inline uint32_t router_credit_in(struct router *r, int slot)
+{
+	uint32_t c = r->credit_in[slot];
+
+	if (c & r->link_mask) {
+		router_link_deltas(r, slot);
+		c &= ~r->link_mask;
+	}
+	return c;
+}
+
+/* 2. The outputs ready this cycle, given the ejection credits arriving (router_credit_in()). */
+static inline uint32_t router_ready(const struct router *r, uint32_t credit_in)
+{
+	return r->has_credit_q | credit_in | (r->credit1_q & ~r->out_valid_q);
 }
 
 int router_init(struct router *r, const struct router_params *p, int node);
@@ -226,7 +289,10 @@ release_route(struct router *r, int i, uint32_t outs)
 	r->in[i].route_q = 0;
 	r->owning &= ~(1u << i);
 }
-/* 8. Credits: one less for each output in sent, one more for each in arrived. */
+/*
+ * 8. Credits of ejection outputs: one less for each output in sent, one more for each
+ * in arrived (sent holds ejection outputs only).
+ */
 void commit_credits(struct router *r, uint32_t sent, uint32_t arrived);
 bool router_start_head(struct router *r, uint64_t cycle);
 /*

@@ -97,15 +97,24 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 			return fail(r, err, errlen, "input %d has no route but a %s flit at its head",
 				    i, flit_is_tail(r->fifo[i * r->depth + in->rd_ptr]) ? "tail" : "body");
 	}
+	if (r->credit1_q & ~r->link_mask)
+		return fail(r, err, errlen, "credit1_q 0x%x beyond the %d link outputs",
+			    r->credit1_q, r->n_link);
 	for (uint32_t m = outs & out_mask; m; m &= m - 1) {
 		int o = __builtin_ctz(m);
+		/* A link output's credits_q holds the free slots downstream (router.h). */
+		bool link = o < r->n_link;
 
 		if (r->credits_q[o] > r->depth)
 			return fail(r, err, errlen, "output %d has %d credits, above the depth %d",
 				    o, r->credits_q[o], r->depth);
-		if ((r->has_credit_q >> o & 1) != (r->credits_q[o] > 0))
+		if ((r->has_credit_q >> o & 1) != (r->credits_q[o] > link))
 			return fail(r, err, errlen, "has_credit_q bit %d is %u but output %d has %d credits",
 				    o, r->has_credit_q >> o & 1, o, r->credits_q[o]);
+		if (link && (r->credit1_q >> o & 1) != (r->credits_q[o] == 1))
+			return fail(r, err, errlen, "credit1_q bit %d is %u but link output %d has %d "
+				    "free slots downstream", o, r->credit1_q >> o & 1, o,
+				    r->credits_q[o]);
 	}
 	if (routes) {
 		uint32_t owned = 0;
@@ -139,9 +148,11 @@ int router_sanity(const struct router *r, char *err, size_t errlen)
 /*
  * Link output p of router u into input q of router d, for each of its V virtual
  * channels c (virtual output p*V + c into virtual input q*V + c; V = 1: the link
- * itself): the credits u holds, the flits in d's FIFO, a flit on the wire (u's output
- * register) and a credit on the wire (d's credit register) always add up to the depth.
- * An unconnected port sends nothing and keeps all its credits.
+ * itself): the free slots u holds for d's FIFO, with the change on the wires, are
+ * depth - its count (router.h), and the credits the RTL holds, derived from them
+ * (network_credits()), are not negative: the credits, the flits in d's FIFO, a flit
+ * on the wire (u's output register) and a credit on the wire (d's credit register)
+ * add up to the depth.  An unconnected port sends nothing and keeps all its credits.
  */
 static int link_sanity(const struct network *n, const struct router *u, int p, char *err,
 		       size_t errlen)
@@ -161,14 +172,20 @@ static int link_sanity(const struct network *n, const struct router *u, int p, c
 					    u->out_valid_q >> vo & 1, u->in[vo].count);
 			continue;
 		}
-		sum = u->credits_q[vo] + d->in[vi].count + (int)(u->out_valid_q >> vo & 1) +
-		      (int)(d->credit_out_q >> vi & 1);
+		sum = network_link_free(n, u->node, vo) + d->in[vi].count;
 		if (sum != u->depth)
 			return fail(u, err, errlen, "link output %d VC %d to node %d input %d: %d "
-				    "credits + %d buffered + %u flit and %u credit in flight = %d, "
-				    "not the depth %d", p, c, w, q, u->credits_q[vo],
-				    d->in[vi].count, u->out_valid_q >> vo & 1,
-				    d->credit_out_q >> vi & 1, sum, u->depth);
+				    "free slots on the wire's side + %d buffered = %d, not the depth %d",
+				    p, c, w, q, network_link_free(n, u->node, vo), d->in[vi].count,
+				    sum, u->depth);
+		sum = d->in[vi].count + (int)(u->out_valid_q >> vo & 1) +
+		      (int)(d->credit_out_q >> vi & 1);
+		if (sum > u->depth)
+			return fail(u, err, errlen, "link output %d VC %d to node %d input %d: %d "
+				    "buffered + %u flit and %u credit in flight = %d, above the "
+				    "depth %d", p, c, w, q, d->in[vi].count,
+				    u->out_valid_q >> vo & 1, d->credit_out_q >> vi & 1, sum,
+				    u->depth);
 	}
 	return 0;
 }
@@ -233,7 +250,7 @@ int network_sanity(const struct network *n, const int *nodes, int count, char *e
 		 * routers evaluated covers every link that changed.
 		 */
 		uint32_t ins = r->push_d | r->move_d | r->grant_d | r->release_d | r->holding;
-		uint32_t outs = r->out_valid_d | r->credit_arrived_d;
+		uint32_t outs = r->out_valid_d | r->credit_arrived_d | r->credit_wire;
 
 		/*
 		 * The state of a port changes only through these events (the rest keeps

@@ -169,6 +169,9 @@ static void corruptions(void)
 	CORRUPT(r->in[i].rd_ptr, (uint8_t)r->depth, "read pointer");
 	CORRUPT(r->credits_q[o], (uint8_t)(r->depth + 1), "above the depth");
 	CORRUPT(r->has_credit_q, r->has_credit_q ^ (1u << o), "has_credit_q bit");
+	/* A link output's readiness with one free slot downstream (router.h). */
+	CORRUPT(r->credit1_q, r->credit1_q ^ 1u, "credit1_q bit 0");
+	CORRUPT(r->credit1_q, r->credit1_q | (1u << r->n_link), "credit1_q 0x");
 	CORRUPT(r->owned_q, r->owned_q ^ (1u << o), "owned_q is");
 	CORRUPT(r->owning, r->owning ^ (1u << i), "owning bit");
 	CORRUPT(r->in[other].route_q, r->in[other].route_q | r->in[i].route_q, "owned by input");
