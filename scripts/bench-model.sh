@@ -2,13 +2,18 @@
 # Benchmark of the C model (one core): per workload, simulated cycles/s, flit-hops/s,
 # peak RSS, and instructions per flit-hop counted by callgrind.
 #
-# Usage: scripts/bench-model.sh [--baseline REV] [--only REGEX] [--no-callgrind]
+# Usage: scripts/bench-model.sh [--baseline REV] [--only REGEX] [--no-callgrind] [--scaling]
 #   --baseline REV   also build revision REV beside the tree (scripts/build-revision.sh:
 #                    a temp directory, C only: -DWORMCAST_RTL=OFF) and time both builds side
 #                    by side, interleaved, best of RUNS; prints the speed-up of each
 #                    workload (its wall time / ours) and both instruction counts
 #   --only REGEX     only the workloads whose name matches (Python re.search)
 #   --no-callgrind   skip the instruction counts (valgrind is slow: about 2 minutes)
+#   --scaling        instead, how the cost grows with the network's size and the message's
+#                    length (issue 15): a markdown table of the broadcast and the exchange on
+#                    Q_6..Q_12, the broadcast's L on Q_8 and uniform traffic on 8x8..64x64;
+#                    about 1.5 minutes on two cores (direx Q_12 RUNS times, callgrind on
+#                    direx Q_10 ~40 s; no --baseline)
 #   WORMCAST=path    benchmark that binary instead of building the tree
 #   RUNS=n           best of n runs (default 3)
 # See docs/performance.md for figures and what bounds them.
@@ -23,9 +28,13 @@ while [ $# -gt 0 ]; do
     --only) [ $# -ge 2 ] || { echo "bench-model.sh: --only needs a pattern" >&2; exit 2; }
             args+=(--only "$2"); shift 2 ;;
     --no-callgrind) args+=(--no-callgrind); shift ;;
+    --scaling) args+=(--scaling); shift ;;
     *) echo "bench-model.sh: unknown argument '$1'" >&2; exit 2 ;;
   esac
 done
+if [ -n "$baseline" ] && [[ " ${args[*]-} " == *" --scaling "* ]]; then
+  echo "bench-model.sh: --scaling measures one binary: no --baseline" >&2; exit 2
+fi
 
 if [ -n "${WORMCAST:-}" ]; then
   wc=$WORMCAST

@@ -7,6 +7,12 @@ with --baseline, the baseline binary timed in the same loop, interleaved with ou
 and the speed-up = baseline's best time / our best time.  Instructions per
 flit-hop: valgrind --tool=callgrind over a whole run of a smaller instance of the
 workload (the instance named in the table), total Ir / flit_hops of its JSON.
+
+--scaling instead prints how the cost grows with the network's size and the
+message's length (issue 15): the SCALING table below, one row per run, as a
+markdown table; the instructions per flit-hop of the run itself wherever it has
+at most CALLGRIND_MAX_HOPS flit-hops (callgrind runs the model ~20x slower), its
+wall time (best of RUNS) and peak RSS everywhere.
 """
 import argparse
 import json
@@ -46,6 +52,27 @@ WORKLOADS = [
     ("trace of 800,000 messages, Q_6",
      "trace --topology hypercube:6 --trace {trace}", None),
 ]
+
+# How cost grows (--scaling): the broadcast and the exchange on Q_6..Q_12 with the
+# issue's message lengths, the broadcast's message length on Q_8, uniform traffic on
+# 8x8..64x64.  The traffic's load, 0.02 flits per node and cycle, leaves 64x64 below
+# saturation (0.05 does not: its mean latency grows from 172 to 445 cycles between
+# 1,000 and 4,000 cycles; at 0.02 it stays at 65), and every mesh is offered the same
+# flits (cycles x nodes = 4,096,000).
+SCALING = (
+    [(f"pbcast Q_{n}, L = 4096",
+      f"run --topology hypercube:{n} --algorithm pbcast --flits 4096") for n in (6, 8, 10, 12)] +
+    [(f"pbcast Q_8, L = {l}",
+      f"run --topology hypercube:8 --algorithm pbcast --flits {l}") for l in (16, 64, 256, 1024)] +
+    [(f"direx Q_{n}, L = 8",
+      f"run --topology hypercube:{n} --algorithm direx --flits 8") for n in (6, 8, 10, 12)] +
+    [(f"uniform {k}x{k}, 0.02, {4096000 // (k * k):,} cycles",
+      f"traffic --topology mesh:{k}x{k} --rate 0.02 --flits 8 "
+      f"--cycles {4096000 // (k * k)} --seed 1") for k in (8, 16, 32, 64)])
+
+# Callgrind on more would take minutes a row: direx Q_10 (42 M flit-hops) takes
+# about 40 s, direx Q_12 (805 M) would take about 12 minutes.
+CALLGRIND_MAX_HOPS = 50_000_000
 
 
 def run(binary, args, out_path):
@@ -95,9 +122,13 @@ def main():
     ap.add_argument("--baseline-name", default="baseline")
     ap.add_argument("--only")
     ap.add_argument("--no-callgrind", action="store_true")
+    ap.add_argument("--scaling", action="store_true")
     o = ap.parse_args()
     runs = int(os.environ.get("RUNS", "3"))
     out_path = os.path.join(o.tmp, "out.json")
+    if o.scaling:
+        scaling(o, runs, out_path)
+        return
 
     trace = os.path.join(o.tmp, "bench.tr")
     # 800,000 unicasts of 4 flits on Q_6, all due at cycle 0: many messages in flight.
@@ -164,6 +195,36 @@ def main():
             line += (f"   {o.baseline_name}: "
                      f"{callgrind(o.baseline, cg_args.split(), o.tmp):7.1f}")
         print(line, flush=True)
+
+
+def best_run(binary, argv, runs, out_path):
+    """Best wall time of RUNS whole processes, their largest peak RSS, the JSON."""
+    secs, kib = float("inf"), 0
+    for _ in range(runs):
+        r = run(binary, argv, out_path)
+        if r is None:
+            sys.exit(f"bench-model: {' '.join(argv)}: refused (exit 2)")
+        secs, kib, js = min(secs, r[0]), max(kib, r[1]), r[2]
+    return secs, kib, js
+
+
+def scaling(o, runs, out_path):
+    """The SCALING table as markdown, a row as soon as it is measured."""
+    print("| workload | cycles | flit-hops | instructions per flit-hop | wall s "
+          "| M flit-hops/s | peak RSS MB |")
+    print("|---|---:|---:|---:|---:|---:|---:|", flush=True)
+    for name, args in SCALING:
+        if o.only and not re.search(o.only, name):
+            continue
+        argv = args.split()
+        secs, kib, js = best_run(o.wormcast, argv, runs, out_path)
+        cyc = js.get("cycles_simulated", js.get("cycles", 0))
+        hops = js["flit_hops"]
+        ipf = "-"
+        if not o.no_callgrind and hops <= CALLGRIND_MAX_HOPS:
+            ipf = f"{callgrind(o.wormcast, argv, o.tmp):.1f}"
+        print(f"| {name} | {cyc:,} | {hops:,} | {ipf} | {secs:.3f} "
+              f"| {hops / secs / 1e6:.1f} | {kib / 1024:.1f} |", flush=True)
 
 
 if __name__ == "__main__":
