@@ -16,7 +16,7 @@
 #                    direx Q_10 ~40 s; no --baseline)
 #   WORMCAST=path    benchmark that binary instead of building the tree
 #   RUNS=n           best of n runs (default 3)
-# See docs/performance.md for figures and what bounds them.
+# See docs/performance.md for the figures, docs/performance-history.md for their history.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 baseline=""

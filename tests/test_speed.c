@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * test_speed.c - the model's speed and memory options change no result
- * (docs/performance.md).  Every workload runs with each option on and off, and the
- * runs must agree exactly: status, cycles, every statistic (flit-hops, deliveries,
+ * (docs/performance-history.md).  Every workload runs with each option on and off,
+ * and the runs must agree exactly: status, cycles, every statistic (flit-hops, deliveries,
  * conflict cycles), the data check, the contention-free schedule, the prediction and
  * the bound; for traffic also every message's send, head, tail and delivery cycles.
  *
