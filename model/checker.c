@@ -307,12 +307,27 @@ fail(struct checker *c, int node, int channel, uint64_t cycle, flit_t f, const c
 	return CHECK_ERROR;
 }
 
-/* Data words still to come on rx, the tail's included. */
+/*
+ * Data words still to come on rx, the tail's included.  Generated words: counted from
+ * want to the tail's (reception.stop), a step at a time (an error's path only).
+ */
 static int words_left(const struct reception *rx)
 {
 	const struct message *m = rx->msg;
+	int left = 1;
 
-	return rx->step ? rx->body + 1 : (int)(m->data + (m->len - 1) - rx->next);
+	if (!rx->step)
+		return (int)(m->data + (m->len - 1) - rx->next);
+	for (uint64_t w = rx->want; (uint32_t)w != rx->stop; w += rx->step)
+		left++;
+	return left;
+}
+
+/* Stored words: the fast path's compare of want and stop must fail (checker.h). */
+static void stored_next(struct reception *rx, const uint64_t *next)
+{
+	rx->next = next;
+	rx->stop = (uint32_t)rx->want;
 }
 
 /* Why data flit f does not fit the message in progress rx. */
@@ -367,13 +382,12 @@ checker_head_flit(struct checker *c, struct reception *rx, int node, int channel
 		return delivered(c, m, cycle);
 	rx->msg = m;
 	if (m->stored) {
-		rx->next = m->data;
 		rx->step = 0;
-		rx->body = 0;
+		stored_next(rx, m->data);
 	} else {
 		rx->want = m->key.base << FLIT_KIND_BITS;
 		rx->step = m->key.step << FLIT_KIND_BITS;
-		rx->body = m->len - 2;
+		rx->stop = (uint32_t)(rx->want + (uint64_t)(m->len - 2) * rx->step);
 	}
 	return CHECK_HEAD;
 }
@@ -404,13 +418,17 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 		if (!rx->msg && rx->step)
 			return fail(c, node, channel, cycle, f, "internal: an idle reception "
 				    "keeps a payload step");
+		/* ... and its stop is want's (checker_body_flit()'s test). */
+		if ((!rx->msg || !rx->step) && rx->stop != (uint32_t)rx->want)
+			return fail(c, node, channel, cycle, f, "internal: a reception without "
+				    "generated words has a stop other than its want");
 	}
 #endif
 	if (!m)
 		return checker_head_flit(c, rx, node, channel, f, cycle, msg, head_too);
 	if (rx->step) {
 		/* Generated words: checker_body_flit() took every right body flit, so a tail is due. */
-		if (rx->body > 0 || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
+		if ((uint32_t)rx->want != rx->stop || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
 			return data_error(c, rx, node, channel, cycle, f);
 	} else {
 		/* Stored words: exactly the flit sent, a body flit with the word or the tail last. */
@@ -418,7 +436,7 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 
 		if (f != ((*rx->next & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
 			return data_error(c, rx, node, channel, cycle, f);
-		rx->next++;
+		stored_next(rx, rx->next + 1);
 		if (!last)
 			return CHECK_OK;	/* *msg is not set for CHECK_OK (checker.h) */
 	}
@@ -435,7 +453,7 @@ struct message *checker_tail_delivered(struct checker *c, struct reception *rx, 
 
 #ifdef WORMCAST_DEBUG
 	/* checker_tail_flit() matched: a message of generated words, all its body taken. */
-	if (!m || m->stored || rx->body != 0) {
+	if (!m || m->stored || (uint32_t)rx->want != rx->stop) {
 		snprintf(c->error, sizeof(c->error), "checker: cycle %llu: internal: "
 			 "checker_tail_delivered() on a reception without a generated message "
 			 "at its tail", (unsigned long long)cycle);

@@ -503,8 +503,10 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	/* (Unsigned: a negative index is out of range too, one compare a check.) */
 	if ((unsigned)node >= (unsigned)t->nodes)
 		return set_error(s, "send from node %d: no such node", node);
-	if (r->len < 1)
-		return set_error(s, "send from node %d: message length %d < 1", node, r->len);
+	if ((unsigned)r->len - 1 >= (unsigned)SIM_MAX_MESSAGE_FLITS)	/* (one compare) */
+		return r->len < 1 ? set_error(s, "send from node %d: message length %d < 1", node, r->len)
+				  : set_error(s, "send from node %d: message length %d > %d", node,
+					      r->len, SIM_MAX_MESSAGE_FLITS);
 	if (r->type == HDR_R) {
 		if ((unsigned)r->dest >= (unsigned)t->nodes)
 			return set_error(s, "send from node %d to %d: no such node", node, r->dest);

@@ -35,6 +35,11 @@ struct sim;
 #define SIM_MIN_BUFFER_DEPTH 2
 #define SIM_MAX_BUFFER_DEPTH ROUTER_MAX_DEPTH
 #define SIM_MIN_STARTUP 1
+/*
+ * The longest message, in flits: the checker tells a generated body's end by 32 bits
+ * of its words' positions (checker.h, reception.stop).  The command line allows 2^24.
+ */
+#define SIM_MAX_MESSAGE_FLITS (1 << 30)
 
 struct sim_config {
 	struct topology topo;
