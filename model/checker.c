@@ -42,6 +42,37 @@ struct slot {
 
 _Static_assert(sizeof(struct slot) == 32, "a slot is 32 bytes");
 
+/*
+ * The head of a unicast (R without IR) names its source and its sequence number, and a
+ * unicast has one receiver: an expectation whose head is a unicast's is kept in a
+ * direct table, row (source, seq mod DIRECT_SEQS) of its head, when the row counts no
+ * other outstanding expectation, else in the hash table.  The head's match is then an
+ * index and a compare of the whole head flit and the node, not the hash, the probe and
+ * the removal's shift.
+ *
+ * The oldest-first match stays exact: the row is a function of the head, so every
+ * expectation of a key (node, head) counts in the same row, and one goes into the row
+ * only while the row counts none, so every expectation of its key in the hash table is
+ * younger than the row's.  DIRECT_SEQS divides 2^(W - 26) for every W (W >= 32): a
+ * head's wrapped sequence number gives the row.
+ */
+#define DIRECT_SEQS 64
+_Static_assert(DIRECT_SEQS <= 1 << (FLIT_MIN_PAYLOAD - HDR_SEQ_SHIFT),
+	       "a head's sequence number has the row's bits");
+
+struct direct {
+	struct message *msg;	/* the row's expectation, or NULL */
+	int node;		/* msg's receiver */
+	int count;		/* the row's outstanding expectations, msg's and the hash's */
+};
+
+/*
+ * The row of head flit f, from its fields alone (a function of the key, so that every
+ * expectation of a key has the same row), or NULL: not a unicast's, or a source that
+ * names no node (a wrong bit).
+ */
+static inline struct direct *direct_row(const struct checker *c, flit_t f);
+
 struct checker {
 	const struct topology *topo;
 	int channels;
@@ -61,11 +92,22 @@ struct checker {
 	struct expectation *pool;	/* outstanding expectations and free entries */
 	int n_pool, cap_pool;
 	int free_list;		/* free pool entries, linked by next; -1 if none */
+	struct direct *direct;	/* nodes * DIRECT_SEQS rows: unicasts' expectations */
+	int nodes;		/* topo->nodes, for direct_row() */
 	/* Per node * channel, for checker_flit() (allocated at its first call). */
 	struct reception *rx;
 	uint64_t outstanding, deliveries, flits;
 	char error[512];
 };
+
+static inline struct direct *direct_row(const struct checker *c, flit_t f)
+{
+	unsigned source = (unsigned)(f >> FLIT_SOURCE_LSB) & (FLIT_MAX_NODES - 1);
+
+	if (((f >> FLIT_TYPE_BIT) | (f >> FLIT_IR_BIT)) & 1u || source >= (unsigned)c->nodes)
+		return NULL;
+	return &c->direct[source * DIRECT_SEQS + ((f >> FLIT_SEQ_LSB) & (DIRECT_SEQS - 1))];
+}
 
 static void set_table_bits(struct checker *c, unsigned bits)
 {
@@ -99,7 +141,9 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	set_table_bits(c, 8);
 	c->table = new_table(c->table_bits);
 	c->free_list = -1;
-	if (!c->table) {
+	c->nodes = t->nodes;
+	c->direct = calloc((size_t)t->nodes * DIRECT_SEQS, sizeof(*c->direct));
+	if (!c->table || !c->direct) {
 		checker_destroy(c);
 		return NULL;
 	}
@@ -111,6 +155,7 @@ void checker_destroy(struct checker *c)
 	if (!c)
 		return;
 	free(c->table);
+	free(c->direct);
 	free(c->pool);
 	free(c->rx);
 	free(c);
@@ -195,10 +240,17 @@ static void remove_slot(struct checker *c, struct slot *s)
 static inline __attribute__((always_inline)) int
 add_expectation(struct checker *c, int node, struct message *m)
 {
+	struct direct *d = direct_row(c, m->head);
 	struct slot *s;
 	size_t home;
 	int e;
 
+	if (d && d->count++ == 0) {
+		d->msg = m;
+		d->node = node;
+		c->outstanding++;
+		return 0;
+	}
 	if (c->keys >= c->max_keys && grow_table(c))	/* (keys + 1) * 2 > 2^bits */
 		return -1;
 	home = home_slot(c, node, m->head);
@@ -271,13 +323,25 @@ int checker_expect(struct checker *c, struct message *m)
 /* The oldest outstanding message of node whose head flit is f, taken; or NULL. */
 static struct message *take_expectation(struct checker *c, int node, flit_t f)
 {
-	struct slot *s = find_slot(c, node, f, home_slot(c, node, f));
+	struct direct *d = direct_row(c, f);
+	struct slot *s;
 	struct message *m;
 	int e;
 
+	if (d) {
+		m = d->msg;
+		if (m && m->head == f && d->node == node) {
+			d->msg = NULL;
+			d->count--;
+			return m;
+		}
+	}
+	s = find_slot(c, node, f, home_slot(c, node, f));
 	if (s->node < 0)
 		return NULL;
 	m = s->msg;
+	if (d)
+		d->count--;	/* an expectation of the row (its key's) */
 	e = s->first;
 	if (e < 0) {
 		remove_slot(c, s);
@@ -530,6 +594,9 @@ void checker_report_missing(const struct checker *c, FILE *out, int max)
 		for (int e = c->table[k].first; e >= 0; e = c->pool[e].next)
 			list[n++] = (struct missing){ c->table[k].node, c->pool[e].msg };
 	}
+	for (size_t k = 0; k < (size_t)c->nodes * DIRECT_SEQS; k++)
+		if (c->direct[k].msg)
+			list[n++] = (struct missing){ c->direct[k].node, c->direct[k].msg };
 	qsort(list, n, sizeof(*list), by_node_then_send_order);
 	for (shown = 0; shown < n && shown < (size_t)(max > 0 ? max : 0); shown++) {
 		const struct message *m = list[shown].msg;
