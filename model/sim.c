@@ -379,21 +379,6 @@ const struct message *sim_message(const struct sim *s, int id)
 int sim_message_count(const struct sim *s) { return s->n_messages; }
 const char *sim_error(const struct sim *s) { return s->error; }
 
-/* splitmix64's step and finaliser. */
-static uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-struct payload_key payload_key_of(uint64_t seed)
-{
-	return (struct payload_key){ .base = mix64(seed),
-				     .step = mix64(seed ^ 0xd1b54a32d192ed03ull) | 1 };
-}
-
 struct payload_key sim_pattern_key(int source, unsigned seq)
 {
 	return payload_key_of((uint64_t)(unsigned)source << 32 | seq);
