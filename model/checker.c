@@ -449,7 +449,7 @@ checker_head_flit(struct checker *c, struct reception *rx, int node, int channel
 		rx->step = 0;
 		stored_next(rx, m->data);
 	} else {
-		rx->want = m->key.base << FLIT_KIND_BITS;
+		rx->want = (m->key.base << FLIT_KIND_BITS) & c->flit_mask;
 		rx->step = m->key.step << FLIT_KIND_BITS;
 		rx->stop = (uint32_t)(rx->want + (uint64_t)(m->len - 2) * rx->step);
 	}
@@ -492,7 +492,7 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 		return checker_head_flit(c, rx, node, channel, f, cycle, msg, head_too);
 	if (rx->step) {
 		/* Generated words: checker_body_flit() took every right body flit, so a tail is due. */
-		if ((uint32_t)rx->want != rx->stop || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
+		if ((uint32_t)rx->want != rx->stop || f != (rx->want | FLIT_TAIL))
 			return data_error(c, rx, node, channel, cycle, f);
 	} else {
 		/* Stored words: exactly the flit sent, a body flit with the word or the tail last. */

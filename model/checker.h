@@ -30,7 +30,11 @@ struct __attribute__((packed, aligned(4))) reception {
 	struct message *msg;	/* being received on this channel, NULL if none */
 	union {
 		const uint64_t *next;	/* stored words (step 0): the next one */
-		/* Generated words: the next one, unmasked, shifted into its flit's place. */
+		/*
+		 * Generated words: the next one, masked to W bits in its flit's place: the
+		 * flit a body flit must be, compared whole (the mask is applied where want
+		 * advances, so the compare is one instruction with the record).
+		 */
 		uint64_t want;
 	};
 	uint64_t step;		/* the key's step (odd) << FLIT_KIND_BITS, or 0: stored words */
@@ -38,7 +42,7 @@ struct __attribute__((packed, aligned(4))) reception {
 	 * Generated words: the low 32 bits of want at the tail's word; a flit before it is
 	 * a body flit.  Those bits of word i's want are ((base + i * step) mod 2^30) << 2,
 	 * distinct for the i < SIM_MAX_MESSAGE_FLITS of a message (step odd), so that the
-	 * body's end is a compare with want, not a count kept down (3 instructions fewer a
+	 * body's end is a compare with want, not a count kept down (2 instructions fewer a
 	 * body flit).  Stored words and an idle reception: the low 32 bits of next or want
 	 * themselves, so that checker_body_flit() never matches.
 	 */
@@ -89,8 +93,8 @@ static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t fl
 {
 	uint64_t want = rx->want;
 
-	if (__builtin_expect(f == (want & flit_mask) && (uint32_t)want != rx->stop, 1)) {
-		rx->want = want + rx->step;
+	if (__builtin_expect(f == want && (uint32_t)want != rx->stop, 1)) {
+		rx->want = (want + rx->step) & flit_mask;
 		return true;
 	}
 	return false;
@@ -103,7 +107,8 @@ static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t fl
  */
 static inline bool checker_tail_flit(const struct reception *rx, flit_t f, uint64_t flit_mask)
 {
-	return rx->step && (uint32_t)rx->want == rx->stop && f == ((rx->want & flit_mask) | FLIT_TAIL);
+	(void)flit_mask;	/* (want is masked) */
+	return rx->step && (uint32_t)rx->want == rx->stop && f == (rx->want | FLIT_TAIL);
 }
 
 /*
