@@ -664,6 +664,12 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 			ni_arrival(s->ni, &ej->ni, ev->node, ev->channel);
 		if (checker_body_flit(&ej->rx, ev->flit, flit_mask))
 			continue;	/* a body flit, the common case */
+		/*
+		 * The rest reads the flit's node and channel from the list again (the barrier
+		 * lets no value of memory live across it): the body flit's path then keeps
+		 * no copies of them for this one (two register copies an ejected body flit).
+		 */
+		__asm__ volatile("" ::: "memory");
 		if (checker_tail_flit(&ej->rx, ev->flit, flit_mask)) {
 			/* A generated payload's tail, right: once a message, without the tests below. */
 			msg = checker_tail_delivered(s->checker, &ej->rx, s->now);
