@@ -284,8 +284,10 @@ static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch, 
 static inline __attribute__((always_inline)) int
 inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t now, int *n_done)
 {
-	int kept = 0, nd = 0, progress = 0;
+	int nd = 0, progress = 0;
 	struct inj_channel **const active = n->inj_active;
+	/* A pointer, not an index: no sign extension a kept channel. */
+	struct inj_channel **kept = active;
 	const int count = n->n_inj_active;
 	const uint64_t flit_mask = n->flit_mask;
 
@@ -348,12 +350,12 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 			/* Idle (listed again by a credit): it leaves the list till it has work. */
 			goto idle;
 		}
-		active[kept++] = ch;
+		*kept++ = ch;
 		continue;
 idle:
 		ch->active = false;
 	}
-	n->n_inj_active = kept;
+	n->n_inj_active = (int)(kept - active);
 	*n_done = nd;
 	return progress;
 }
