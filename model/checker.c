@@ -42,6 +42,37 @@ struct slot {
 
 _Static_assert(sizeof(struct slot) == 32, "a slot is 32 bytes");
 
+/*
+ * The head of a unicast (R without IR) names its source and its sequence number, and a
+ * unicast has one receiver: an expectation whose head is a unicast's is kept in a
+ * direct table, row (source, seq mod DIRECT_SEQS) of its head, when the row counts no
+ * other outstanding expectation, else in the hash table.  The head's match is then an
+ * index and a compare of the whole head flit and the node, not the hash, the probe and
+ * the removal's shift.
+ *
+ * The oldest-first match stays exact: the row is a function of the head, so every
+ * expectation of a key (node, head) counts in the same row, and one goes into the row
+ * only while the row counts none, so every expectation of its key in the hash table is
+ * younger than the row's.  DIRECT_SEQS divides 2^(W - 26) for every W (W >= 32): a
+ * head's wrapped sequence number gives the row.
+ */
+#define DIRECT_SEQS 64
+_Static_assert(DIRECT_SEQS <= 1 << (FLIT_MIN_PAYLOAD - HDR_SEQ_SHIFT),
+	       "a head's sequence number has the row's bits");
+
+struct direct {
+	struct message *msg;	/* the row's expectation, or NULL */
+	int node;		/* msg's receiver */
+	int count;		/* the row's outstanding expectations, msg's and the hash's */
+};
+
+/*
+ * The row of head flit f, from its fields alone (a function of the key, so that every
+ * expectation of a key has the same row), or NULL: not a unicast's, or a source that
+ * names no node (a wrong bit).
+ */
+static inline struct direct *direct_row(const struct checker *c, flit_t f);
+
 struct checker {
 	const struct topology *topo;
 	int channels;
@@ -61,11 +92,22 @@ struct checker {
 	struct expectation *pool;	/* outstanding expectations and free entries */
 	int n_pool, cap_pool;
 	int free_list;		/* free pool entries, linked by next; -1 if none */
+	struct direct *direct;	/* nodes * DIRECT_SEQS rows: unicasts' expectations */
+	int nodes;		/* topo->nodes, for direct_row() */
 	/* Per node * channel, for checker_flit() (allocated at its first call). */
 	struct reception *rx;
 	uint64_t outstanding, deliveries, flits;
 	char error[512];
 };
+
+static inline struct direct *direct_row(const struct checker *c, flit_t f)
+{
+	unsigned source = (unsigned)(f >> FLIT_SOURCE_LSB) & (FLIT_MAX_NODES - 1);
+
+	if (((f >> FLIT_TYPE_BIT) | (f >> FLIT_IR_BIT)) & 1u || source >= (unsigned)c->nodes)
+		return NULL;
+	return &c->direct[source * DIRECT_SEQS + ((f >> FLIT_SEQ_LSB) & (DIRECT_SEQS - 1))];
+}
 
 static void set_table_bits(struct checker *c, unsigned bits)
 {
@@ -99,7 +141,9 @@ struct checker *checker_create(const struct topology *t, int channels, unsigned 
 	set_table_bits(c, 8);
 	c->table = new_table(c->table_bits);
 	c->free_list = -1;
-	if (!c->table) {
+	c->nodes = t->nodes;
+	c->direct = calloc((size_t)t->nodes * DIRECT_SEQS, sizeof(*c->direct));
+	if (!c->table || !c->direct) {
 		checker_destroy(c);
 		return NULL;
 	}
@@ -111,6 +155,7 @@ void checker_destroy(struct checker *c)
 	if (!c)
 		return;
 	free(c->table);
+	free(c->direct);
 	free(c->pool);
 	free(c->rx);
 	free(c);
@@ -195,10 +240,17 @@ static void remove_slot(struct checker *c, struct slot *s)
 static inline __attribute__((always_inline)) int
 add_expectation(struct checker *c, int node, struct message *m)
 {
+	struct direct *d = direct_row(c, m->head);
 	struct slot *s;
 	size_t home;
 	int e;
 
+	if (d && d->count++ == 0) {
+		d->msg = m;
+		d->node = node;
+		c->outstanding++;
+		return 0;
+	}
 	if (c->keys >= c->max_keys && grow_table(c))	/* (keys + 1) * 2 > 2^bits */
 		return -1;
 	home = home_slot(c, node, m->head);
@@ -271,13 +323,25 @@ int checker_expect(struct checker *c, struct message *m)
 /* The oldest outstanding message of node whose head flit is f, taken; or NULL. */
 static struct message *take_expectation(struct checker *c, int node, flit_t f)
 {
-	struct slot *s = find_slot(c, node, f, home_slot(c, node, f));
+	struct direct *d = direct_row(c, f);
+	struct slot *s;
 	struct message *m;
 	int e;
 
+	if (d) {
+		m = d->msg;
+		if (m && m->head == f && d->node == node) {
+			d->msg = NULL;
+			d->count--;
+			return m;
+		}
+	}
+	s = find_slot(c, node, f, home_slot(c, node, f));
 	if (s->node < 0)
 		return NULL;
 	m = s->msg;
+	if (d)
+		d->count--;	/* an expectation of the row (its key's) */
 	e = s->first;
 	if (e < 0) {
 		remove_slot(c, s);
@@ -307,12 +371,27 @@ fail(struct checker *c, int node, int channel, uint64_t cycle, flit_t f, const c
 	return CHECK_ERROR;
 }
 
-/* Data words still to come on rx, the tail's included. */
+/*
+ * Data words still to come on rx, the tail's included.  Generated words: counted from
+ * want to the tail's (reception.stop), a step at a time (an error's path only).
+ */
 static int words_left(const struct reception *rx)
 {
 	const struct message *m = rx->msg;
+	int left = 1;
 
-	return rx->step ? rx->body + 1 : (int)(m->data + (m->len - 1) - rx->next);
+	if (!rx->step)
+		return (int)(m->data + (m->len - 1) - rx->next);
+	for (uint64_t w = rx->want; (uint32_t)w != rx->stop; w += rx->step)
+		left++;
+	return left;
+}
+
+/* Stored words: the fast path's compare of want and stop must fail (checker.h). */
+static void stored_next(struct reception *rx, const uint64_t *next)
+{
+	rx->next = next;
+	rx->stop = (uint32_t)rx->want;
 }
 
 /* Why data flit f does not fit the message in progress rx. */
@@ -367,13 +446,12 @@ checker_head_flit(struct checker *c, struct reception *rx, int node, int channel
 		return delivered(c, m, cycle);
 	rx->msg = m;
 	if (m->stored) {
-		rx->next = m->data;
 		rx->step = 0;
-		rx->body = 0;
+		stored_next(rx, m->data);
 	} else {
-		rx->want = m->key.base << FLIT_KIND_BITS;
+		rx->want = (m->key.base << FLIT_KIND_BITS) & c->flit_mask;
 		rx->step = m->key.step << FLIT_KIND_BITS;
-		rx->body = m->len - 2;
+		rx->stop = (uint32_t)(rx->want + (uint64_t)(m->len - 2) * rx->step);
 	}
 	return CHECK_HEAD;
 }
@@ -404,13 +482,17 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 		if (!rx->msg && rx->step)
 			return fail(c, node, channel, cycle, f, "internal: an idle reception "
 				    "keeps a payload step");
+		/* ... and its stop is want's (checker_body_flit()'s test). */
+		if ((!rx->msg || !rx->step) && rx->stop != (uint32_t)rx->want)
+			return fail(c, node, channel, cycle, f, "internal: a reception without "
+				    "generated words has a stop other than its want");
 	}
 #endif
 	if (!m)
 		return checker_head_flit(c, rx, node, channel, f, cycle, msg, head_too);
 	if (rx->step) {
 		/* Generated words: checker_body_flit() took every right body flit, so a tail is due. */
-		if (rx->body > 0 || f != ((rx->want & c->flit_mask) | FLIT_TAIL))
+		if ((uint32_t)rx->want != rx->stop || f != (rx->want | FLIT_TAIL))
 			return data_error(c, rx, node, channel, cycle, f);
 	} else {
 		/* Stored words: exactly the flit sent, a body flit with the word or the tail last. */
@@ -418,7 +500,7 @@ checker_flit_other(struct checker *c, struct reception *rx, int node, int channe
 
 		if (f != ((*rx->next & c->mask) << FLIT_KIND_BITS | (last ? FLIT_TAIL : FLIT_BODY)))
 			return data_error(c, rx, node, channel, cycle, f);
-		rx->next++;
+		stored_next(rx, rx->next + 1);
 		if (!last)
 			return CHECK_OK;	/* *msg is not set for CHECK_OK (checker.h) */
 	}
@@ -435,7 +517,7 @@ struct message *checker_tail_delivered(struct checker *c, struct reception *rx, 
 
 #ifdef WORMCAST_DEBUG
 	/* checker_tail_flit() matched: a message of generated words, all its body taken. */
-	if (!m || m->stored || rx->body != 0) {
+	if (!m || m->stored || (uint32_t)rx->want != rx->stop) {
 		snprintf(c->error, sizeof(c->error), "checker: cycle %llu: internal: "
 			 "checker_tail_delivered() on a reception without a generated message "
 			 "at its tail", (unsigned long long)cycle);
@@ -512,6 +594,9 @@ void checker_report_missing(const struct checker *c, FILE *out, int max)
 		for (int e = c->table[k].first; e >= 0; e = c->pool[e].next)
 			list[n++] = (struct missing){ c->table[k].node, c->pool[e].msg };
 	}
+	for (size_t k = 0; k < (size_t)c->nodes * DIRECT_SEQS; k++)
+		if (c->direct[k].msg)
+			list[n++] = (struct missing){ c->direct[k].node, c->direct[k].msg };
 	qsort(list, n, sizeof(*list), by_node_then_send_order);
 	for (shown = 0; shown < n && shown < (size_t)(max > 0 ? max : 0); shown++) {
 		const struct message *m = list[shown].msg;

@@ -30,11 +30,23 @@ struct __attribute__((packed, aligned(4))) reception {
 	struct message *msg;	/* being received on this channel, NULL if none */
 	union {
 		const uint64_t *next;	/* stored words (step 0): the next one */
-		/* Generated words: the next one, unmasked, shifted into its flit's place. */
+		/*
+		 * Generated words: the next one, masked to W bits in its flit's place: the
+		 * flit a body flit must be, compared whole (the mask is applied where want
+		 * advances, so the compare is one instruction with the record).
+		 */
 		uint64_t want;
 	};
 	uint64_t step;		/* the key's step (odd) << FLIT_KIND_BITS, or 0: stored words */
-	int body;		/* generated: body flits still to come before the tail; else 0 */
+	/*
+	 * Generated words: the low 32 bits of want at the tail's word; a flit before it is
+	 * a body flit.  Those bits of word i's want are ((base + i * step) mod 2^30) << 2,
+	 * distinct for the i < SIM_MAX_MESSAGE_FLITS of a message (step odd), so that the
+	 * body's end is a compare with want, not a count kept down (2 instructions fewer a
+	 * body flit).  Stored words and an idle reception: the low 32 bits of next or want
+	 * themselves, so that checker_body_flit() never matches.
+	 */
+	uint32_t stop;
 };
 
 static inline void checker_reception_init(struct reception *rx)
@@ -68,7 +80,7 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
  * caller, a cycle's ejections at once (checker_count_flits()), not one by one:
  *
  * checker_body_flit() takes the common flit, a right body flit of a generated payload,
- * inline: a compare and two adds, no call.  flit_mask is checker_flit_mask(c).
+ * inline: two compares and an add, no call.  flit_mask is checker_flit_mask(c).
  *
  * checker_flit_other() takes every flit checker_body_flit() did not (it must have been
  * asked first: a right body flit of a generated payload is not one of its cases).  *msg
@@ -79,9 +91,10 @@ enum checker_result checker_flit(struct checker *c, int node, int channel, flit_
  */
 static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t flit_mask)
 {
-	if (__builtin_expect(rx->body > 0 && f == (rx->want & flit_mask), 1)) {
-		rx->body--;
-		rx->want += rx->step;
+	uint64_t want = rx->want;
+
+	if (__builtin_expect(f == want && (uint32_t)want != rx->stop, 1)) {
+		rx->want = (want + rx->step) & flit_mask;
 		return true;
 	}
 	return false;
@@ -94,7 +107,8 @@ static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t fl
  */
 static inline bool checker_tail_flit(const struct reception *rx, flit_t f, uint64_t flit_mask)
 {
-	return rx->step && rx->body == 0 && f == ((rx->want & flit_mask) | FLIT_TAIL);
+	(void)flit_mask;	/* (want is masked) */
+	return rx->step && (uint32_t)rx->want == rx->stop && f == (rx->want | FLIT_TAIL);
 }
 
 /*

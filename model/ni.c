@@ -262,13 +262,13 @@ static inline void return_credit(const struct engine *e, struct network *net, in
  * The next data flit of ch's message (past its head, which is m->head): its word is made
  * and the next one readied; the last one is the tail.
  */
-static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch)
+static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch, uint64_t flit_mask)
 {
 	unsigned kind = ch->left == 1 ? FLIT_TAIL : FLIT_BODY;
 	flit_t f;
 
 	if (ch->step) {
-		f = (ch->want & n->flit_mask) | kind;
+		f = (ch->want & flit_mask) | kind;
 		ch->want += ch->step;
 		return f;
 	}
@@ -284,10 +284,15 @@ static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch)
 static inline __attribute__((always_inline)) int
 inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t now, int *n_done)
 {
-	int kept = 0, nd = 0, progress = 0;
+	int nd = 0, progress = 0;
+	struct inj_channel **const active = n->inj_active;
+	/* A pointer, not an index: no sign extension a kept channel. */
+	struct inj_channel **kept = active;
+	const int count = n->n_inj_active;
+	const uint64_t flit_mask = n->flit_mask;
 
-	for (int a = 0; a < n->n_inj_active; a++) {
-		struct inj_channel *ch = n->inj_active[a];
+	for (int a = 0; a < count; a++) {
+		struct inj_channel *ch = active[a];
 
 #ifdef WORMCAST_DEBUG
 		if ((ch->n == 0) != (ch->start == NI_NEVER))
@@ -306,7 +311,7 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 				m->head_cycle = now;
 				ch->head_due = false;
 			} else {
-				f = next_data_flit(n, ch);
+				f = next_data_flit(n, ch, flit_mask);
 			}
 
 			if (net)
@@ -345,12 +350,12 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 			/* Idle (listed again by a credit): it leaves the list till it has work. */
 			goto idle;
 		}
-		n->inj_active[kept++] = ch;
+		*kept++ = ch;
 		continue;
 idle:
 		ch->active = false;
 	}
-	n->n_inj_active = kept;
+	n->n_inj_active = (int)(kept - active);
 	*n_done = nd;
 	return progress;
 }

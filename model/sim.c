@@ -379,21 +379,6 @@ const struct message *sim_message(const struct sim *s, int id)
 int sim_message_count(const struct sim *s) { return s->n_messages; }
 const char *sim_error(const struct sim *s) { return s->error; }
 
-/* splitmix64's step and finaliser. */
-static uint64_t mix64(uint64_t z)
-{
-	z += 0x9e3779b97f4a7c15ull;
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-struct payload_key payload_key_of(uint64_t seed)
-{
-	return (struct payload_key){ .base = mix64(seed),
-				     .step = mix64(seed ^ 0xd1b54a32d192ed03ull) | 1 };
-}
-
 struct payload_key sim_pattern_key(int source, unsigned seq)
 {
 	return payload_key_of((uint64_t)(unsigned)source << 32 | seq);
@@ -503,8 +488,10 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	/* (Unsigned: a negative index is out of range too, one compare a check.) */
 	if ((unsigned)node >= (unsigned)t->nodes)
 		return set_error(s, "send from node %d: no such node", node);
-	if (r->len < 1)
-		return set_error(s, "send from node %d: message length %d < 1", node, r->len);
+	if ((unsigned)r->len - 1 >= (unsigned)SIM_MAX_MESSAGE_FLITS)	/* (one compare) */
+		return r->len < 1 ? set_error(s, "send from node %d: message length %d < 1", node, r->len)
+				  : set_error(s, "send from node %d: message length %d > %d", node,
+					      r->len, SIM_MAX_MESSAGE_FLITS);
 	if (r->type == HDR_R) {
 		if ((unsigned)r->dest >= (unsigned)t->nodes)
 			return set_error(s, "send from node %d to %d: no such node", node, r->dest);
@@ -677,6 +664,12 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 			ni_arrival(s->ni, &ej->ni, ev->node, ev->channel);
 		if (checker_body_flit(&ej->rx, ev->flit, flit_mask))
 			continue;	/* a body flit, the common case */
+		/*
+		 * The rest reads the flit's node and channel from the list again (the barrier
+		 * lets no value of memory live across it): the body flit's path then keeps
+		 * no copies of them for this one (two register copies an ejected body flit).
+		 */
+		__asm__ volatile("" ::: "memory");
 		if (checker_tail_flit(&ej->rx, ev->flit, flit_mask)) {
 			/* A generated payload's tail, right: once a message, without the tests below. */
 			msg = checker_tail_delivered(s->checker, &ej->rx, s->now);

@@ -35,6 +35,11 @@ struct sim;
 #define SIM_MIN_BUFFER_DEPTH 2
 #define SIM_MAX_BUFFER_DEPTH ROUTER_MAX_DEPTH
 #define SIM_MIN_STARTUP 1
+/*
+ * The longest message, in flits: the checker tells a generated body's end by 32 bits
+ * of its words' positions (checker.h, reception.stop).  The command line allows 2^24.
+ */
+#define SIM_MAX_MESSAGE_FLITS (1 << 30)
 
 struct sim_config {
 	struct topology topo;
@@ -72,7 +77,25 @@ struct payload_key {
 	uint64_t base, step;
 };
 
-struct payload_key payload_key_of(uint64_t seed);
+/* splitmix64's step and finaliser. */
+static inline uint64_t payload_mix64(uint64_t z)
+{
+	z += 0x9e3779b97f4a7c15ull;
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/*
+ * Inline: a driver makes a key for every message it sends and every one it receives
+ * (the exchange: twice a message), where the call and the returned pair cost a few
+ * instructions more than the two mixes.
+ */
+static inline struct payload_key payload_key_of(uint64_t seed)
+{
+	return (struct payload_key){ .base = payload_mix64(seed),
+				     .step = payload_mix64(seed ^ 0xd1b54a32d192ed03ull) | 1 };
+}
 
 /* Word i before it is masked to W bits (flit_make() masks). */
 static inline uint64_t payload_key_raw(struct payload_key k, int i)
