@@ -226,14 +226,15 @@ static void start(void *ctx, struct sim *s)
 	sim_no_head_events(s);
 }
 
-/* The last tail of a message (its last receiver): its latency kept. */
-static void event(void *ctx, struct sim *s, const struct sim_event *ev)
+/*
+ * The last tail of a message (its last receiver): its latency kept.  The narrow hook
+ * (driver.delivered): no event record and no call for the other tails; and no event
+ * hook at all, so no call for SEND_DONE either.
+ */
+static void delivered(void *ctx, struct sim *s, const struct message *m)
 {
 	struct traffic *t = ctx;
-	const struct message *m = ev->msg;
 
-	if (ev->kind != EV_TAIL_ARRIVED || m->delivered != m->receivers)
-		return;
 	if (t->n_lat == t->cap_lat) {
 		size_t cap = t->cap_lat ? 2 * t->cap_lat : 4096;
 		uint64_t *lat = realloc(t->lat, sizeof(*lat) * cap);
@@ -250,18 +251,10 @@ static void event(void *ctx, struct sim *s, const struct sim_event *ev)
 	t->lat[t->n_lat++] = m->last_delivery - m->send_cycle;
 }
 
-/* SEND_DONE: nothing to do (the narrow hook: no event record). */
-static void send_done(void *ctx, struct sim *s, const struct message *m)
-{
-	(void)ctx;
-	(void)s;
-	(void)m;
-}
-
 void traffic_driver(struct traffic *t, struct driver *d)
 {
-	*d = (struct driver){ .ctx = t, .start = start, .event = event, .send_done = send_done,
-			      .tick = tick, .finished = finished, .release_messages = true };
+	*d = (struct driver){ .ctx = t, .start = start, .delivered = delivered, .tick = tick,
+			      .finished = finished, .release_messages = true };
 }
 
 int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)

@@ -607,6 +607,24 @@ emit(struct sim *s, const struct driver *d, enum sim_event_kind kind, int node, 
 		release_if_finished(s, d, m);
 }
 
+/*
+ * A tail arrived at node: the event, or the narrow hook's call if the message is now
+ * delivered everywhere.
+ */
+static inline __attribute__((always_inline)) void
+tail_arrived(struct sim *s, const struct driver *d, int node, struct message *m)
+{
+	s->last_delivery = s->now;
+	if (d && d->delivered) {
+		if (m->delivered == m->receivers) {
+			d->delivered(d->ctx, s, m);
+			release_if_finished(s, d, m);
+		}
+		return;
+	}
+	emit(s, d, EV_TAIL_ARRIVED, node, m);
+}
+
 bool sim_quiescent(const struct sim *s)
 {
 	return checker_outstanding(s->checker) == 0 && ni_idle(s->ni) &&
@@ -680,8 +698,7 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 				return false;
 			}
 #endif
-			s->last_delivery = s->now;
-			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
+			tail_arrived(s, d, ev->node, msg);
 			continue;
 		}
 		if (!ej->rx.msg)	/* a head: once a message */
@@ -701,10 +718,8 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 		}
 		if ((r == CHECK_HEAD || head_too) && !s->no_head_events)
 			emit(s, d, EV_HEAD_ARRIVED, ev->node, msg);
-		if (r == CHECK_TAIL) {
-			s->last_delivery = s->now;
-			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
-		}
+		if (r == CHECK_TAIL)
+			tail_arrived(s, d, ev->node, msg);
 	}
 	return true;
 }
