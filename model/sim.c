@@ -626,34 +626,19 @@ static inline void release_if_finished(struct sim *s, const struct driver *d, st
 static inline __attribute__((always_inline)) void
 emit(struct sim *s, const struct driver *d, enum sim_event_kind kind, int node, struct message *m)
 {
-	struct sim_event ev = {
-		.kind = kind, .node = node, .cycle = s->now, .msg = m, .tag = m->tag,
-	};
-
 	if (kind == EV_SEND_DONE)
 		m->send_done = true;
-	if (d && d->event)
+	if (d && d->event) {
+		/* (The record made here: before the test, a driver without event() paid for it.) */
+		struct sim_event ev = {
+			.kind = kind, .node = node, .cycle = s->now, .msg = m, .tag = m->tag,
+		};
+
 		d->event(d->ctx, s, &ev);
+	} else if (kind == EV_TAIL_ARRIVED && d && d->delivered && m->delivered == m->receivers)
+		d->delivered(d->ctx, s, m);	/* (a test only where there is no event()) */
 	if (kind != EV_HEAD_ARRIVED)
 		release_if_finished(s, d, m);
-}
-
-/*
- * A tail arrived at node: the event, or the narrow hook's call if the message is now
- * delivered everywhere.
- */
-static inline __attribute__((always_inline)) void
-tail_arrived(struct sim *s, const struct driver *d, int node, struct message *m)
-{
-	s->last_delivery = s->now;
-	if (d && d->delivered) {
-		if (m->delivered == m->receivers) {
-			d->delivered(d->ctx, s, m);
-			release_if_finished(s, d, m);
-		}
-		return;
-	}
-	emit(s, d, EV_TAIL_ARRIVED, node, m);
 }
 
 bool sim_quiescent(const struct sim *s)
@@ -729,7 +714,8 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 				return false;
 			}
 #endif
-			tail_arrived(s, d, ev->node, msg);
+			s->last_delivery = s->now;
+			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
 			continue;
 		}
 		if (!ej->rx.msg)	/* a head: once a message */
@@ -749,8 +735,10 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 		}
 		if ((r == CHECK_HEAD || head_too) && !s->no_head_events)
 			emit(s, d, EV_HEAD_ARRIVED, ev->node, msg);
-		if (r == CHECK_TAIL)
-			tail_arrived(s, d, ev->node, msg);
+		if (r == CHECK_TAIL) {
+			s->last_delivery = s->now;
+			emit(s, d, EV_TAIL_ARRIVED, ev->node, msg);
+		}
 	}
 	return true;
 }

@@ -181,9 +181,9 @@ struct driver {
 	 */
 	void (*send_done)(void *ctx, struct sim *s, const struct message *m);
 	/*
-	 * Optional: called instead of event() for the EV_TAIL_ARRIVED that completes
-	 * message m (its last receiver: m->delivered == m->receivers, the cycle sim_now());
-	 * the other tails are then not reported.  For a driver that only records whole
+	 * Optional, for a driver without event(): called for the EV_TAIL_ARRIVED that
+	 * completes message m (its last receiver: m->delivered == m->receivers, the cycle
+	 * sim_now()); no other event is reported.  For a driver that only records whole
 	 * deliveries (random traffic's latencies): no event record, no call for the rest.
 	 */
 	void (*delivered)(void *ctx, struct sim *s, const struct message *m);
