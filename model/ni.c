@@ -365,13 +365,12 @@ idle:
  * have other callers, so link-time optimisation would otherwise keep them calls).
  */
 __attribute__((flatten)) int
-ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***done,
-	 int *n_done)
+ni_drive(struct ni *n, const struct engine *e, struct network *net, uint64_t now,
+	 struct message ***done, int *n_done)
 {
+	/* (net: the C model is called directly, two calls through the table a flit saved.) */
 	int progress = n->drained, nd = 0;
 	int kept;
-	/* The C model is called directly: two calls through the engine's table per flit saved. */
-	struct network *net = model_engine_network(e);
 
 	/* Ejection side: credit register out, then this cycle's drain. */
 	n->drained = 0;

@@ -67,12 +67,13 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count);
 
 /*
  * Drive cycle `now`: ejection credits and injection flits into the engine, sink
- * drains.  Messages whose tail was injected are listed in *done (*n_done of them),
- * the NI's own array, valid until the next ni_drive().  Returns the number of flits
- * injected or drained (progress).
+ * drains.  net is e if it is the C model (model_engine_network(e), the caller's own
+ * copy: called directly), else NULL.  Messages whose tail was injected are listed in
+ * *done (*n_done of them), the NI's own array, valid until the next ni_drive().
+ * Returns the number of flits injected or drained (progress).
  */
-int ni_drive(struct ni *n, const struct engine *e, uint64_t now, struct message ***done,
-	     int *n_done);
+int ni_drive(struct ni *n, const struct engine *e, struct network *net, uint64_t now,
+	     struct message ***done, int *n_done);
 
 bool ni_out_of_memory(const struct ni *n);	/* an allocation failed in ni_drive() */
 /* Debug builds (WORMCAST_DEBUG): the first broken invariant of the NI, or NULL. */

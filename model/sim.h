@@ -180,6 +180,14 @@ struct driver {
 	 * to know its node's NI is free (a static schedule): no event record is built.
 	 */
 	void (*send_done)(void *ctx, struct sim *s, const struct message *m);
+	/*
+	 * Optional, for a driver without event(): called for the EV_TAIL_ARRIVED that
+	 * completes message m (its last receiver: m->delivered == m->receivers, the cycle
+	 * sim_now()); without event() the other tails and heads go unreported (SEND_DONE to
+	 * send_done() if set).  For a driver that only records whole deliveries (random
+	 * traffic's latencies): no event record, no call for the rest.
+	 */
+	void (*delivered)(void *ctx, struct sim *s, const struct message *m);
 	/* Optional: called at the start of every cycle, before its events (traffic). */
 	void (*tick)(void *ctx, struct sim *s);
 	/* Optional: false while the driver still has sends to make; NULL = done. */

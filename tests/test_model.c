@@ -687,6 +687,78 @@ static void test_broadcast_among_unicasts(void)
 		}
 }
 
+/*
+ * driver.delivered against event(): the same messages, at the same cycles, in the same
+ * order as the event driver's last tail of each (a broadcast, an IR unicast with
+ * several receivers, plain unicasts, a one-flit message), each message once, whole,
+ * with the messages released (the hook is a message's last use).
+ */
+struct delivery_log {
+	int n, bad;
+	int id[8];
+	uint64_t cycle[8];
+	struct sends sends;
+};
+
+static void delivery_note(struct delivery_log *l, const struct sim *s, const struct message *m)
+{
+	if (m->delivered != m->receivers || m->last_delivery != sim_now(s) || l->n == 8)
+		l->bad++;
+	else {
+		l->id[l->n] = m->id;
+		l->cycle[l->n++] = sim_now(s);
+	}
+}
+
+static void delivery_start(void *ctx, struct sim *s)
+{
+	sends_start(&((struct delivery_log *)ctx)->sends, s);
+}
+
+static void delivery_hook(void *ctx, struct sim *s, const struct message *m)
+{
+	delivery_note(ctx, s, m);
+}
+
+static void delivery_event(void *ctx, struct sim *s, const struct sim_event *e)
+{
+	if (e->kind == EV_TAIL_ARRIVED && e->msg->delivered == e->msg->receivers)
+		delivery_note(ctx, s, e->msg);
+}
+
+static void test_delivered_hook(void)
+{
+	struct delivery_log log[2];
+
+	for (int k = 0; k < 2; k++) {
+		struct sim *s = make("mesh:4x4", 3, 2, true);
+		struct driver d = { .ctx = &log[k], .start = delivery_start,
+				    .release_messages = true };
+		struct sim_stats st;
+
+		log[k] = (struct delivery_log){ .sends = {
+			.n = 5, .src = { 0, 3, 5, 9, 15 },
+			.req = { { .type = HDR_B, .len = 6, .channel = -1 },
+				 { .dest = 12, .ir = true, .len = 4, .channel = -1 },
+				 { .dest = 6, .len = 1, .channel = -1 },
+				 { .dest = 2, .len = 9, .channel = -1 },
+				 { .dest = 0, .len = 3, .channel = -1 } } } };
+		if (k == 0)
+			d.delivered = delivery_hook;
+		else
+			d.event = delivery_event;
+		check(sim_run(s, &d) == SIM_DONE, "delivered hook run %d done", k);
+		sim_get_stats(s, &st);
+		check(st.delivered_ok && log[k].bad == 0 && log[k].n == 5,
+		      "%s: each of 5 messages once, whole, at its last tail (%d seen, %d wrong)",
+		      k ? "event()" : "driver.delivered", log[k].n, log[k].bad);
+		sim_destroy(s);
+	}
+	check(memcmp(log[0].id, log[1].id, sizeof(log[0].id)) == 0 &&
+	      memcmp(log[0].cycle, log[1].cycle, sizeof(log[0].cycle)) == 0,
+	      "driver.delivered reports the messages of event()'s last tails, same cycles, same order");
+}
+
 static void test_deadlock_watchdog(void)
 {
 	/* Two concurrent broadcasts on Q_2 (roots 0 and 2) wait for each other's links. */
@@ -1529,6 +1601,7 @@ int main(void)
 	test_one_port_serialises();
 	test_back_pressure();
 	test_broadcast_among_unicasts();
+	test_delivered_hook();
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_path_broadcast();
