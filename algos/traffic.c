@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bcast_gate.h"
+#include "grow.h"
 #include "latency.h"
 
 struct traffic {
@@ -235,8 +236,8 @@ static void event(void *ctx, struct sim *s, const struct sim_event *ev)
 	if (ev->kind != EV_TAIL_ARRIVED || m->delivered != m->receivers)
 		return;
 	if (t->n_lat == t->cap_lat) {
-		size_t cap = t->cap_lat ? 2 * t->cap_lat : 4096;
-		uint64_t *lat = realloc(t->lat, sizeof(*lat) * cap);
+		uint64_t *lat = grow_array(t->lat, &t->cap_lat, t->n_lat + 1, sizeof(*lat), 4096,
+					   SIZE_MAX);
 
 		if (!lat) {
 			if (!t->error[0])
@@ -245,7 +246,6 @@ static void event(void *ctx, struct sim *s, const struct sim_event *ev)
 			return;
 		}
 		t->lat = lat;
-		t->cap_lat = cap;
 	}
 	t->lat[t->n_lat++] = m->last_delivery - m->send_cycle;
 }
