@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "skeleton.h"
 
 /* A point in time with the chain of sends that leads to it: t = s t_s + h + f. */
@@ -121,13 +122,13 @@ static int push(struct ideal *d, const struct ev *e)
 		return -1;
 	b = &d->cal[e->cycle & (d->ncal - 1)];
 	if (b->n == b->cap) {
-		uint32_t cap = b->cap ? 2 * b->cap : 16;
-		struct ev *ne = realloc(b->e, sizeof(*ne) * cap);
+		size_t cap = b->cap;
+		struct ev *ne = grow_array(b->e, &cap, cap + 1, sizeof(*ne), 16, UINT32_MAX);
 
 		if (!ne)
 			return -1;
 		b->e = ne;
-		b->cap = cap;
+		b->cap = (uint32_t)cap;
 	}
 	b->e[b->n++] = *e;
 	d->pending++;

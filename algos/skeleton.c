@@ -5,11 +5,13 @@
  */
 #include "skeleton.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "grow.h"
 #include "holdings.h"
 
 /* A plan entry that the send only waits for (it does not carry it). */
@@ -306,13 +308,13 @@ int plan_blocks(const struct plan *pl)
  */
 static __attribute__((noinline)) int grow_xfers(struct node_plan *np)
 {
-	int cap = np->cap ? 2 * np->cap : 4;
-	struct xfer *nx = realloc(np->x, sizeof(*nx) * (size_t)cap);
+	size_t cap = (size_t)np->cap;
+	struct xfer *nx = grow_array(np->x, &cap, cap + 1, sizeof(*nx), 4, INT_MAX);
 
 	if (!nx)
 		return -1;
 	np->x = nx;
-	np->cap = cap;
+	np->cap = (int)cap;
 	return 0;
 }
 
@@ -336,13 +338,13 @@ static __attribute__((noinline)) int grow_rounds(struct skeleton *sk, int round)
 
 static __attribute__((noinline)) int grow_keys(struct node_plan *np)
 {
-	uint32_t cap = np->capkeys ? 2 * np->capkeys : 8;
-	uint64_t *k = realloc(np->keys, sizeof(*k) * cap);
+	size_t cap = np->capkeys;
+	uint64_t *k = grow_array(np->keys, &cap, cap + 1, sizeof(*k), 8, UINT32_MAX);
 
 	if (!k)
 		return -1;
 	np->keys = k;
-	np->capkeys = cap;
+	np->capkeys = (uint32_t)cap;
 	return 0;
 }
 

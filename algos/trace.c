@@ -6,12 +6,14 @@
 #include "trace.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #include "bcast_gate.h"
+#include "grow.h"
 #include "latency.h"
 #include "number.h"
 #include "textfile.h"
@@ -155,13 +157,13 @@ static int parse_line(struct reader *r, char *text, struct trace_entry *e)
 static int append(struct trace *tr, const struct trace_entry *e)
 {
 	if (tr->n == tr->cap) {
-		int cap = tr->cap ? 2 * tr->cap : 256;
-		struct trace_entry *p = realloc(tr->e, sizeof(*p) * (size_t)cap);
+		size_t cap = (size_t)tr->cap;
+		struct trace_entry *p = grow_array(tr->e, &cap, cap + 1, sizeof(*p), 256, INT_MAX);
 
 		if (!p)
 			return -1;
 		tr->e = p;
-		tr->cap = cap;
+		tr->cap = (int)cap;
 	}
 	tr->e[tr->n++] = *e;
 	return 0;

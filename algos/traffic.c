@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "bcast_gate.h"
+#include "grow.h"
 #include "latency.h"
 
 struct traffic {
@@ -229,8 +230,8 @@ static void start(void *ctx, struct sim *s)
 /* The latencies' array doubled (or first made); false if memory ran out (the run fails). */
 static __attribute__((noinline)) bool grow_latencies(struct traffic *t, const struct sim *s)
 {
-	size_t cap = t->cap_lat ? 2 * t->cap_lat : 4096;
-	uint64_t *lat = realloc(t->lat, sizeof(*lat) * cap);
+	uint64_t *lat = grow_array(t->lat, &t->cap_lat, t->n_lat + 1, sizeof(*lat), 4096,
+				   SIZE_MAX);
 
 	if (!lat) {
 		if (!t->error[0])
@@ -239,7 +240,6 @@ static __attribute__((noinline)) bool grow_latencies(struct traffic *t, const st
 		return false;
 	}
 	t->lat = lat;
-	t->cap_lat = cap;
 	return true;
 }
 

@@ -15,10 +15,13 @@
  */
 #include "checker.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "grow.h"
 
 /* One outstanding (message, node) delivery, a link of its key's FIFO. */
 struct expectation {
@@ -267,13 +270,14 @@ add_expectation(struct checker *c, int node, struct message *m)
 		c->free_list = c->pool[e].next;
 	} else {
 		if (c->n_pool == c->cap_pool) {
-			int cap = c->cap_pool ? 2 * c->cap_pool : 256;
-			struct expectation *p = realloc(c->pool, sizeof(*p) * (size_t)cap);
+			size_t cap = (size_t)c->cap_pool;
+			struct expectation *p = grow_array(c->pool, &cap, cap + 1, sizeof(*p), 256,
+							   INT_MAX);
 
 			if (!p)
 				return -1;
 			c->pool = p;
-			c->cap_pool = cap;
+			c->cap_pool = (int)cap;
 		}
 		e = c->n_pool++;
 	}

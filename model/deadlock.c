@@ -6,8 +6,11 @@
  */
 #include "deadlock.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "grow.h"
 
 #define MAX_CHAINS 8
 #define MAX_STEPS 64
@@ -97,7 +100,8 @@ static int lowest(uint32_t m)
 static int collect(struct analysis *a, const struct engine *e)
 {
 	struct router_state *s = malloc(sizeof(*s));
-	int nodes = a->t->nodes, cap = 0, rc = 0;
+	int nodes = a->t->nodes, rc = 0;
+	size_t cap = 0;
 
 	a->owner = malloc(sizeof(int) * (size_t)nodes * ROUTER_MAX_IO);
 	a->at = malloc(sizeof(int) * (size_t)nodes * ROUTER_MAX_IO);
@@ -118,16 +122,15 @@ static int collect(struct analysis *a, const struct engine *e)
 
 			if (!x->count && !x->route_q)
 				continue;
-			if (a->n == cap) {
-				int c = cap ? 2 * cap : 256;
-				struct blocked *p = realloc(a->b, sizeof(*p) * (size_t)c);
+			if ((size_t)a->n == cap) {
+				struct blocked *p = grow_array(a->b, &cap, cap + 1, sizeof(*p), 256,
+							       INT_MAX);
 
 				if (!p) {
 					rc = -1;
 					break;
 				}
 				a->b = p;
-				cap = c;
 			}
 			b = &a->b[a->n];
 			*b = (struct blocked){ .node = v, .input = i, .holds = x->route_q,

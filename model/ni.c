@@ -6,8 +6,11 @@
  */
 #include "ni.h"
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "grow.h"
 
 /*
  * An injection channel, 64 bytes.  The data flits of the message at the head of its
@@ -324,12 +327,13 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 				m = ch->queue[ch->head];
 				m->tail_cycle = now;
 				if (nd == n->cap_done) {
-					int cap = n->cap_done ? 2 * n->cap_done : 64;
-					struct message **p = realloc(n->done, sizeof(*p) * (size_t)cap);
+					size_t cap = (size_t)n->cap_done;
+					struct message **p = grow_array(n->done, &cap, cap + 1,
+									sizeof(*p), 64, INT_MAX);
 
 					if (p) {
 						n->done = p;
-						n->cap_done = cap;
+						n->cap_done = (int)cap;
 					}
 				}
 				/* A lost SEND_DONE would stall its driver: the run must stop. */

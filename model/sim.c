@@ -5,12 +5,14 @@
  */
 #include "sim.h"
 
+#include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "checker.h"
 #include "deadlock.h"
+#include "grow.h"
 #include "ni.h"
 
 #define MSG_PAGE_BITS 12
@@ -455,13 +457,13 @@ static int new_page(struct sim *s)
 	if (s->n_pages > s->n_messages >> MSG_PAGE_BITS)
 		return 0;
 	if (s->n_pages == s->cap_pages) {
-		int cap = s->cap_pages ? 2 * s->cap_pages : 16;
+		size_t cap = (size_t)s->cap_pages;
 
-		p = realloc(s->pages, sizeof(*p) * (size_t)cap);
+		p = grow_array(s->pages, &cap, cap + 1, sizeof(*p), 16, INT_MAX);
 		if (!p)
 			return -1;
 		s->pages = p;
-		s->cap_pages = cap;
+		s->cap_pages = (int)cap;
 	}
 	p = &s->pages[s->n_pages];
 	*p = (struct msg_page){ .slot = calloc(MSG_PAGE, sizeof(*p->slot)) };

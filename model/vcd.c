@@ -6,9 +6,12 @@
  */
 #include "vcd.h"
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include "grow.h"
 
 struct vcd_var {
 	int width;
@@ -61,32 +64,29 @@ void vcd_upscope(struct vcd *v)
 int vcd_var(struct vcd *v, const char *name, int width)
 {
 	if (v->n == v->cap) {
-		int cap = v->cap ? 2 * v->cap : 256;
-		struct vcd_var *p = realloc(v->vars, sizeof(*p) * (size_t)cap);
+		size_t cap = (size_t)v->cap;
+		struct vcd_var *p = grow_array(v->vars, &cap, cap + 1, sizeof(*p), 256, INT_MAX);
 
 		if (!p) {
 			v->failed = true;
 			return 0;
 		}
 		v->vars = p;
-		v->cap = cap;
+		v->cap = (int)cap;
 	}
 	{
 		int words = (width + 63) / 64;
 
 		if (v->n_values + (size_t)words > v->cap_values) {
-			size_t cap = v->cap_values ? 2 * v->cap_values : 1024;
-			uint64_t *p;
+			uint64_t *p = grow_array(v->values, &v->cap_values,
+						 v->n_values + (size_t)words, sizeof(*p), 1024,
+						 SIZE_MAX);
 
-			while (cap < v->n_values + (size_t)words)
-				cap *= 2;
-			p = realloc(v->values, sizeof(*p) * cap);
 			if (!p) {
 				v->failed = true;
 				return 0;
 			}
 			v->values = p;
-			v->cap_values = cap;
 		}
 		v->vars[v->n] = (struct vcd_var){ .width = width, .words = words, .at = v->n_values };
 		v->n_values += (size_t)words;

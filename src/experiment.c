@@ -12,12 +12,14 @@
 #include "experiment.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "config.h"
+#include "grow.h"
 #include "jobs.h"
 #include "number.h"
 #include "setup.h"
@@ -123,16 +125,16 @@ static const struct setting *find(const struct section *s, const char *key)
 /* Room for one more of n elements of size bytes in *array, of *cap: 0, or -1. */
 static int room(void **array, int n, int *cap, size_t size)
 {
-	int c = *cap ? 2 * *cap : 16;
+	size_t c = (size_t)*cap;
 	void *p;
 
 	if (n < *cap)
 		return 0;
-	p = realloc(*array, size * (size_t)c);
+	p = grow_array(*array, &c, (size_t)n + 1, size, 16, INT_MAX);
 	if (!p)
 		return -1;
 	*array = p;
-	*cap = c;
+	*cap = (int)c;
 	return 0;
 }
 
@@ -791,7 +793,8 @@ int experiment_points(const struct experiment *e, bool quick, const char *self,
 		      const char *latencies, struct exp_point **points, int *n, struct failure *f)
 {
 	struct exp_point *pts = NULL;
-	int np = 0, cap = 0;
+	int np = 0;
+	size_t cap = 0;
 
 	for (int p = 0; p < e->npanels; p++) {
 		const struct axis *a = axis_of(e, p);
@@ -816,8 +819,9 @@ int experiment_points(const struct experiment *e, bool quick, const char *self,
 
 				for (int j = 0; j < nm; j++)
 					measured |= m[j] == v[k];
-				if (np == cap) {
-					struct exp_point *q = realloc(pts, sizeof(*q) * (size_t)(cap = cap ? 2 * cap : 64));
+				if ((size_t)np == cap) {
+					struct exp_point *q = grow_array(pts, &cap, cap + 1, sizeof(*q),
+									 64, INT_MAX);
 
 					if (!q)
 						goto oom;

@@ -9,10 +9,13 @@
 #include <limits.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "grow.h"
 
 /* A running job: its process and the two pipes still open (-1 once at their end). */
 struct slot {
@@ -84,15 +87,15 @@ static int argv_take(struct argv_builder *b, char *word)
 	if (!word)
 		return -1;
 	if (b->n + 2 > b->cap) {
-		int cap = b->cap ? 2 * b->cap : 16;
-		char **v = realloc(b->v, sizeof(*v) * (size_t)cap);
+		size_t cap = (size_t)b->cap;
+		char **v = grow_array(b->v, &cap, (size_t)b->n + 2, sizeof(*v), 16, INT_MAX);
 
 		if (!v) {
 			free(word);
 			return -1;
 		}
 		b->v = v;
-		b->cap = cap;
+		b->cap = (int)cap;
 	}
 	b->v[b->n++] = word;
 	b->v[b->n] = NULL;
@@ -195,14 +198,12 @@ static int drain(struct job *j, struct slot *s, int which)
 		ssize_t n;
 
 		if (*len + 4096 + 1 > s->cap[which]) {
-			size_t cap = s->cap[which] ? 2 * s->cap[which] : 8192;
-			char *b = realloc(*buf, cap);
+			char *b = grow_array(*buf, &s->cap[which], *len + 4096 + 1, 1, 8192, SIZE_MAX);
 
 			if (!b)
 				return -1;
 			*buf = b;
 			(*buf)[*len] = '\0';	/* even if nothing more comes */
-			s->cap[which] = cap;
 		}
 		n = read(s->fd[which], *buf + *len, s->cap[which] - *len - 1);
 		if (n > 0) {

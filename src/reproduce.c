@@ -15,6 +15,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -22,6 +23,7 @@
 #include "csv.h"
 #include "experiment.h"
 #include "figure.h"
+#include "grow.h"
 #include "jobs.h"
 #include "plotter.h"
 
@@ -52,7 +54,7 @@ static int list_experiments(const char *dir, char ***names, int *n, struct failu
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	int cap = 0;
+	size_t cap = 0;
 
 	*names = NULL;
 	*n = 0;
@@ -64,8 +66,8 @@ static int list_experiments(const char *dir, char ***names, int *n, struct failu
 
 		if (e->d_name[0] == '.' || len < 5 || strcmp(e->d_name + len - 4, ".ini"))
 			continue;
-		if (*n == cap) {
-			char **nn = realloc(*names, sizeof(*nn) * (size_t)(cap = cap ? 2 * cap : 16));
+		if ((size_t)*n == cap) {
+			char **nn = grow_array(*names, &cap, cap + 1, sizeof(*nn), 16, INT_MAX);
 
 			if (!nn)
 				break;

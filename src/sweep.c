@@ -14,6 +14,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -21,6 +22,7 @@
 
 #include "csv.h"
 #include "figure.h"
+#include "grow.h"
 #include "jobs.h"
 #include "outputs.h"
 #include "plotter.h"
@@ -463,7 +465,7 @@ static int merge_dir(cJSON *runs, const char *dir, struct failure *f)
 		if (!is_result_name(e->d_name))
 			continue;
 		if (n == cap) {
-			char **nn = realloc(names, sizeof(*nn) * (cap = cap ? 2 * cap : 64));
+			char **nn = grow_array(names, &cap, n + 1, sizeof(*nn), 64, SIZE_MAX);
 
 			if (!nn) {
 				rc = fail_no_memory(f);

@@ -12,11 +12,13 @@
 #include "tree.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "grow.h"
 #include "jobs.h"
 #include "outputs.h"
 #include "schedule.h"
@@ -125,10 +127,11 @@ static void on_send(void *ctx, const struct scheduled_send *s)
 	if (st->no_memory)
 		return;
 	if (st->n == st->cap) {
-		int cap = st->cap ? 2 * st->cap : 256;
-		struct send_rec *r = realloc(st->sends, sizeof(*r) * (size_t)cap);
-		int *m = realloc(st->msg_step, sizeof(*m) * (size_t)cap);
+		size_t cap = (size_t)st->cap, cap_m = cap;
+		struct send_rec *r = grow_array(st->sends, &cap, cap + 1, sizeof(*r), 256, INT_MAX);
+		int *m = grow_array(st->msg_step, &cap_m, cap_m + 1, sizeof(*m), 256, INT_MAX);
 
+		/* Both grow alike (one capacity); one that grew is kept even if the other did not. */
 		if (r)
 			st->sends = r;
 		if (m)
@@ -137,7 +140,7 @@ static void on_send(void *ctx, const struct scheduled_send *s)
 			st->no_memory = true;
 			return;
 		}
-		st->cap = cap;
+		st->cap = (int)cap;
 	}
 	/* The node's own sends that got their channel earlier come first. */
 	for (int k = st->n - 1; k >= 0; k--)

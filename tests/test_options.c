@@ -4,14 +4,18 @@
  * (options_parse_memory(), the fuzzers' entry point): every default of the table
  * parses, values land where the table says, the configuration file and the command
  * line combine, and every error comes back as a failure (status and one line)
- * without printing or exiting.  Also the strict number parser (util/number.h).
+ * without printing or exiting.  Also the strict number parser (util/number.h) and the
+ * growable arrays (util/grow.h).
  */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "grow.h"
 #include "number.h"
 #include "options.h"
 
@@ -73,6 +77,51 @@ static void numbers(void)
 	}
 }
 
+/* grow_array(): doubling from first, contents kept, clamped to max, overflow refused. */
+static void grows(void)
+{
+	size_t cap = 0, was;
+	int *a = grow_array(NULL, &cap, 1, sizeof(*a), 16, 40), *b;
+
+	check(a && cap == 16, "grow_array() from empty: cap %zu (want 16)", cap);
+	if (!a)
+		return;
+	for (int k = 0; k < 16; k++)
+		a[k] = k;
+	b = grow_array(a, &cap, 17, sizeof(*a), 16, 40);
+	check(b && cap == 32, "grow_array() when full doubles: cap %zu (want 32)", cap);
+	if (!b) {
+		free(a);
+		return;
+	}
+	a = b;
+	check(a[0] == 0 && a[15] == 15, "grow_array() keeps the elements");
+	check(grow_array(a, &cap, 20, sizeof(*a), 16, 40) == a && cap == 32,
+	      "grow_array() with room: the same array, cap %zu (want 32)", cap);
+	b = grow_array(a, &cap, 33, sizeof(*a), 16, 40);
+	check(b && cap == 40, "grow_array() stops at max: cap %zu (want 40)", cap);
+	if (!b) {
+		free(a);
+		return;
+	}
+	a = b;
+	errno = 0;
+	check(!grow_array(a, &cap, 41, sizeof(*a), 16, 40) && cap == 40 && errno == ENOMEM,
+	      "grow_array() past max refused: cap %zu (want 40), errno %d", cap, errno);
+	was = cap;
+	check(!grow_array(a, &cap, SIZE_MAX / 8 + 1, 8, 16, SIZE_MAX) && cap == was,
+	      "grow_array() whose byte count would wrap refused: cap %zu", cap);
+	check(!grow_array(a, &cap, SIZE_MAX, 2, 16, SIZE_MAX) && cap == was,
+	      "grow_array() of SIZE_MAX elements refused: cap %zu", cap);
+	a[39] = 39;	/* still the caller's, whole, after a refusal */
+	free(a);
+	cap = 0;
+	a = grow_array(NULL, &cap, 100, sizeof(*a), 16, SIZE_MAX);
+	check(a && cap == 128, "grow_array() doubles first until it holds need: cap %zu "
+	      "(want 128)", cap);
+	free(a);
+}
+
 int main(void)
 {
 	struct options o;
@@ -80,6 +129,7 @@ int main(void)
 	int rc;
 
 	numbers();
+	grows();
 
 	rc = parse(&o, &f, NULL, "run", "--topology", "mesh:4x4", "--algorithm", "pbcast",
 		   "--flits", "9", "--startup=3", NULL);
