@@ -741,11 +741,32 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 	uint32_t ready;
 	uint32_t move = 0, out_valid = 0, release = 0, push, popped, sent, m;
 
-	if (((nonempty | in_valid) & ~r->owning) || r->hold_busy)
+	uint32_t waiting = (nonempty | in_valid) & ~r->owning, queued = nonempty & ~r->owning;
+	bool conflict = false;
+
+	if (r->hold_busy)
 		return false;
+	if (queued) {
+		/*
+		 * Heads wait in their FIFOs, routed, and every one of them wants an output
+		 * that is owned: 4. none is granted (a grant takes only free outputs, so the
+		 * rotation orders nothing), each conflicts, and the others stream.
+		 */
+		if ((waiting & ~nonempty) || (queued & ~r->routed))
+			return false;
+		for (m = queued; m; m &= m - 1)
+			if (!(r->in[__builtin_ctz(m)].req & r->owned_q))
+				return false;
+		conflict = true;
+		r->conflict_cycles++;
+	} else if (waiting && !router_start_head(r, cycle)) {
+		/* One head arriving at an empty FIFO and granted at once streams with the others. */
+		return false;
+	}
+	r->conflict_now = conflict;
 	credit_in = router_credit_in(r, slot);
 	ready = router_ready(r, credit_in);
-	for (m = nonempty | in_valid; m; m &= m - 1) {
+	for (m = (nonempty | in_valid) & r->owning; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 		flit_t f = (nonempty >> i & 1) ? fifo_head(r, i) : r->in[i].flit[slot];
 		uint32_t outs = r->in[i].route_q;
