@@ -528,10 +528,12 @@ not_steady:
 		 * registers for nothing (docs/performance.md).
 		 */
 		router_stream(r, cycle);
-	} else if (!(stream && r->nonempty && router_stream_buffered(r, cycle))) {
-		router_eval(r, cycle);
+	} else {
+		if (!(stream && r->nonempty && router_stream_buffered(r, cycle))) {
+			router_eval(r, cycle);
+			router_commit(r);
+		}
 		*conflict |= r->conflict_now;
-		router_commit(r);
 	}
 	drive_wires(n, routers, next, v, r, wiring);
 }

@@ -109,18 +109,23 @@ route_of_tree_or_vc(const struct router_params *p, int node, flit_t head, int in
  * A unicast (R header) with V = 1, the head of every message of a direct exchange or
  * of random traffic at every hop, is decoded and routed here without the call and
  * the saved registers that the trees' code needs (docs/performance.md).  Inlined
- * into router_start_head(), called by everything else as route_of().
+ * into router_start_head(), called by everything else as route_of().  The test
+ * and the route apart: router_start_head() tail-calls the trees' (start_head_tree_or_vc()).
  */
+static inline __attribute__((always_inline)) bool
+route_is_unicast(const struct router_params *p, flit_t head)
+{
+	return ((flit_payload(head) >> HDR_TYPE_BIT) & 1u) != HDR_B && p->topo->vcs == 1;
+}
+
+/* The route of a head for which route_is_unicast() holds. */
 static inline __attribute__((always_inline)) uint32_t
-route_inline(const struct router_params *p, int node, flit_t head, int input)
+route_unicast(const struct router_params *p, int node, flit_t head, int input)
 {
 	const struct topology *t = p->topo;
 	uint64_t payload = flit_payload(head);
-	int port;
+	int port = unicast_next_port(t, node, (int)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1));
 
-	if (((payload >> HDR_TYPE_BIT) & 1u) == HDR_B || t->vcs != 1)
-		return route_of_tree_or_vc(p, node, head, input);
-	port = unicast_next_port(t, node, (int)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1));
 	if (port < 0)
 		return ejection_of(p, t->ports, input);
 	return 1u << port | (((payload >> HDR_IR_BIT) & 1u) ? ejection_of(p, t->ports, input) : 0);
@@ -128,7 +133,9 @@ route_inline(const struct router_params *p, int node, flit_t head, int input)
 
 uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
 {
-	return route_inline(p, node, head, input);
+	if (!route_is_unicast(p, head))
+		return route_of_tree_or_vc(p, node, head, input);
+	return route_unicast(p, node, head, input);
 }
 
 uint32_t router_route(const struct router *r, flit_t head, int input)
@@ -538,35 +545,14 @@ void router_commit(struct router *r)
 }
 
 /*
- * router_start_head() (router.h): the one head arriving, at input i with an empty
- * FIFO: 1. a head; 3. its route; 4. with no other head to order it against, granted
- * iff none of its outputs is owned; 5. granted, it takes them.  Not granted, charged
- * T_r (T_r > 0) or with no output at all: false, its route kept as
+ * 4, 5. The one head f at input i, whose route is req, with no other head to order
+ * it against: granted iff none of its outputs is owned, it takes them.  Not granted,
+ * charged T_r (T_r > 0) or with no output at all: false, its route kept as
  * start_messages() keeps a waiting head's, and the full cycle decides.
  */
-__attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint64_t cycle)
+static inline __attribute__((always_inline)) bool
+grant_alone(struct router *r, int i, flit_t f, uint32_t req)
 {
-	int slot = cycle & 1;
-	uint32_t head = r->in_valid[slot] & ~r->owning;
-	int i;
-	flit_t f;
-	uint32_t req;
-
-	/* Nothing buffered: step_router() calls it only then. */
-	if (!head || (head & (head - 1)) || r->hold_busy)
-		return false;
-	i = __builtin_ctz(head);
-	f = r->in[i].flit[slot];
-	if (!flit_is_head(f))
-		return false;	/* never: a flit at an input without a message is a head */
-	/*
-	 * route_of() inlined: this is where most heads are routed, and the call with the
-	 * registers it saved cost 15 instructions a head-hop (direx, docs/performance.md).
-	 * flatten takes unicast_next_port() in too (link-time, from topology.c): its call
-	 * was about 3 instructions per flit-hop on the exchange and the traffic.  The
-	 * trees' route stays a call (noinline): the broadcast is not changed.
-	 */
-	req = route_inline(r->params, r->node, f, i);
 	if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0) {
 		r->in[i].req = req;
 		r->routed |= 1u << i;
@@ -580,6 +566,44 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
 	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
 #endif
 	return true;
+}
+
+/* router_start_head() for a broadcast head or virtual channels: the trees' route, a call. */
+static __attribute__((noinline)) bool start_head_tree_or_vc(struct router *r, int i, flit_t f)
+{
+	return grant_alone(r, i, f, route_of_tree_or_vc(r->params, r->node, f, i));
+}
+
+/*
+ * router_start_head() (router.h): the one head arriving, at input i with an empty
+ * FIFO: 1. a head; 3. its route; 4, 5. grant_alone().
+ */
+__attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint64_t cycle)
+{
+	int slot = cycle & 1;
+	uint32_t head = r->in_valid[slot] & ~r->owning;
+	int i;
+	flit_t f;
+
+	/* Nothing buffered at the head's input: its callers check it (router.h). */
+	if (!head || (head & (head - 1)) || r->hold_busy)
+		return false;
+	i = __builtin_ctz(head);
+	f = r->in[i].flit[slot];
+	if (!flit_is_head(f))
+		return false;	/* never: a flit at an input without a message is a head */
+	/*
+	 * The trees' route is a call, and a tail call: were it made from here, every
+	 * head would pay the registers saved across it, unicast ones too (16
+	 * instructions a head-hop on the exchange).  A unicast's route is inlined: the
+	 * call with the registers it saved cost 15 instructions a head-hop (direx,
+	 * docs/performance.md); flatten takes unicast_next_port() in too (link-time,
+	 * from topology.c): its call was about 3 instructions per flit-hop on the
+	 * exchange and the traffic.
+	 */
+	if (!route_is_unicast(r->params, f))
+		return start_head_tree_or_vc(r, i, f);
+	return grant_alone(r, i, f, route_unicast(r->params, r->node, f, i));
 }
 
 /*
@@ -717,11 +741,32 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 	uint32_t ready;
 	uint32_t move = 0, out_valid = 0, release = 0, push, popped, sent, m;
 
-	if (((nonempty | in_valid) & ~r->owning) || r->hold_busy)
+	uint32_t waiting = (nonempty | in_valid) & ~r->owning, queued = nonempty & ~r->owning;
+	bool conflict = false;
+
+	if (r->hold_busy)
 		return false;
+	if (queued) {
+		/*
+		 * Heads wait in their FIFOs, routed, and every one of them wants an output
+		 * that is owned: 4. none is granted (a grant takes only free outputs, so the
+		 * rotation orders nothing), each conflicts, and the others stream.
+		 */
+		if ((waiting & ~nonempty) || (queued & ~r->routed))
+			return false;
+		for (m = queued; m; m &= m - 1)
+			if (!(r->in[__builtin_ctz(m)].req & r->owned_q))
+				return false;
+		conflict = true;
+		r->conflict_cycles++;
+	} else if (waiting && !router_start_head(r, cycle)) {
+		/* One head arriving at an empty FIFO and granted at once streams with the others. */
+		return false;
+	}
+	r->conflict_now = conflict;
 	credit_in = router_credit_in(r, slot);
 	ready = router_ready(r, credit_in);
-	for (m = nonempty | in_valid; m; m &= m - 1) {
+	for (m = (nonempty | in_valid) & r->owning; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 		flit_t f = (nonempty >> i & 1) ? fifo_head(r, i) : r->in[i].flit[slot];
 		uint32_t outs = r->in[i].route_q;

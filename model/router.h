@@ -267,7 +267,8 @@ void router_commit(struct router *r);
  * having changed nothing but that head's route (in[i].req and routed, as a waiting
  * head's), when the head is not granted at once or T_r > 0: router_eval() and
  * router_commit() then do the cycle.  Its caller has checked that nothing is
- * buffered (nonempty == 0).
+ * buffered at the head's input (step_router(): nonempty == 0;
+ * router_stream_buffered(): no input without a message holds a flit).
  */
 static inline bool router_streams(const struct router *r, uint64_t cycle)
 {
@@ -307,10 +308,13 @@ bool router_start_head(struct router *r, uint64_t cycle);
  */
 void router_quiet(struct router *r, uint64_t cycle);
 /*
- * The same cycle where flits are buffered but no head waits (every input with a flit
- * has a message in progress) and nothing is held: false, having changed nothing,
- * otherwise.  Called only where something is buffered: with nothing buffered it
- * is router_streams().
+ * The same cycle where flits are buffered and nothing is held, if no head waits
+ * (every input with a flit has a message in progress), or one head arrives at an
+ * empty FIFO and router_start_head() grants it, or every head waiting in a FIFO is
+ * routed and wants an owned output (none is granted: each conflicts, conflict_now)
+ * and none arrives at an empty one: false, having changed nothing but a route as
+ * router_start_head() keeps it, otherwise.  Called only where something is
+ * buffered: with nothing buffered it is router_streams().
  */
 bool router_stream_buffered(struct router *r, uint64_t cycle);
 
