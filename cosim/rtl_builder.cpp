@@ -46,7 +46,7 @@ const char* const kVerilatorTrace[] = {"--trace"};
 // A network top keeps its routers as instances of one router class instead of one copy
 // of the router's code per node (Verilator inlines modules by default): the C++ of a
 // 3 x 3 mesh top is 4.2 MB instead of 9.9 MB and compiles in a fifth of the time
-// (docs/performance.md, "RTL builds").  A single router (the router array) compiles a
+// (docs/performance.md, "What a build costs").  A single router (the router array) compiles a
 // little faster inlined.
 const char* const kVerilatorNetworkTop[] = {"-fno-inline"};
 

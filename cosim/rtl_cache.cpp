@@ -35,7 +35,7 @@ const char* const kPchDir = "pch";
 
 // The estimate of a build's time, before any build was timed on this machine:
 // seconds = kBaseSeconds + kSecondsPerSize * RtlBuild::size, measured on a quiet
-// 2-processor machine (docs/performance.md, "Building a configuration").
+// 2-processor machine (docs/performance.md, "Networks of every size").
 const double kBaseSeconds = 4;
 const double kSecondsPerSize = 0.02;
 
