@@ -499,8 +499,7 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 			credit_in = router_credit_in(r, slot);
 			if (r->out_valid_q & ~router_ready(r, credit_in))
 				goto not_steady;
-			if (sent ^ credit_in)
-				commit_credits(r, sent, credit_in);
+			commit_sink_credits(r, r->out_valid_q, credit_in);
 		}
 		steady_cycle(n, routers, next, v, r, slot, wiring);
 		return;

@@ -496,6 +496,18 @@ __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, u
 }
 
 /*
+ * 8. The link inputs' FIFOs that changed this cycle, for drive_wires() to tell
+ * upstream (struct router): one that stored a flit and gave none up grew, one that
+ * gave one up and stored none shrank.
+ */
+static inline __attribute__((always_inline)) void
+note_fifo_changes(struct router *r, uint32_t push, uint32_t popped)
+{
+	r->grew_d = push & ~popped & r->link_mask;
+	r->shrank_d = popped & ~push & r->link_mask;
+}
+
+/*
  * The clock edge.  A message streaming through at full rate changes none of route
  * state, FIFOs or credit counts (a flit in and out, a credit back for each flit
  * sent), so each of those is visited only when it changes.
@@ -503,18 +515,14 @@ __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, u
 void router_commit(struct router *r)
 {
 	uint32_t popped = r->move_d & r->nonempty;
-	uint32_t sent = r->out_valid_d & ~r->link_mask;
 	uint32_t m;
 
 	if (r->grant_d | r->release_d)
 		commit_routes(r);
 	if (popped | r->push_d)
 		commit_fifos(r, popped);
-	/* 8. The link inputs' FIFOs that grew or shrank tell their upstream (drive_wires()). */
-	r->grew_d = r->push_d & ~popped & r->link_mask;
-	r->shrank_d = popped & ~r->push_d & r->link_mask;
-	if (sent ^ r->credit_arrived_d)
-		commit_credits(r, sent, r->credit_arrived_d);
+	note_fifo_changes(r, r->push_d, popped);
+	commit_sink_credits(r, r->out_valid_d, r->credit_arrived_d);
 	if (r->hold_busy)
 		commit_holds(r);
 
@@ -654,7 +662,7 @@ void router_stream(struct router *r, uint64_t cycle)
 	int slot = cycle & 1;
 	uint32_t in_valid = r->in_valid[slot], credit_in = router_credit_in(r, slot);
 	uint32_t ready = router_ready(r, credit_in);
-	uint32_t move = 0, out_valid = 0, release = 0, push, sent;
+	uint32_t move = 0, out_valid = 0, release = 0, push;
 
 	for (uint32_t m = in_valid; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
@@ -681,14 +689,10 @@ void router_stream(struct router *r, uint64_t cycle)
 		}
 		r->nonempty = push;
 	}
-	/* 8. A FIFO that was empty and takes a flit grew. */
-	r->grew_d = push & r->link_mask;
-	r->shrank_d = 0;
+	note_fifo_changes(r, push, 0);	/* (a FIFO that was empty and takes a flit grew) */
 	if (release)
 		release_routes(r, release);
-	sent = out_valid & ~r->link_mask;
-	if (sent ^ credit_in)
-		commit_credits(r, sent, credit_in);
+	commit_sink_credits(r, out_valid, credit_in);
 	/*
 	 * Every flit moved (push == 0), none was a tail, nothing is buffered, and every
 	 * link output sent to has two free slots, so stays ready while none of its FIFOs
@@ -739,7 +743,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 	uint32_t in_valid = r->in_valid[slot], credit_in;
 	uint32_t nonempty = r->nonempty;
 	uint32_t ready;
-	uint32_t move = 0, out_valid = 0, release = 0, push, popped, sent, m;
+	uint32_t move = 0, out_valid = 0, release = 0, push, popped, m;
 
 	uint32_t waiting = (nonempty | in_valid) & ~r->owning, queued = nonempty & ~r->owning;
 	bool conflict = false;
@@ -801,11 +805,8 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 			nonempty &= ~(1u << i);
 	}
 	r->nonempty = nonempty | push;
-	r->grew_d = push & ~popped & r->link_mask;
-	r->shrank_d = popped & ~push & r->link_mask;
-	sent = out_valid & ~r->link_mask;
-	if (sent ^ credit_in)
-		commit_credits(r, sent, credit_in);
+	note_fifo_changes(r, push, popped);
+	commit_sink_credits(r, out_valid, credit_in);
 	stream_commit(r, slot, move, push, out_valid, credit_in, release, false);
 	return true;
 }

@@ -295,6 +295,19 @@ release_route(struct router *r, int i, uint32_t outs)
  * in arrived (sent holds ejection outputs only).
  */
 void commit_credits(struct router *r, uint32_t sent, uint32_t arrived);
+/*
+ * 8. A cycle's credits, for every kind of cycle: the ejection outputs of out_valid
+ * each spend one and those of arrived get one back (commit_credits(), only if the two
+ * differ).  A link output's credits do not change here (struct router).
+ */
+static inline __attribute__((always_inline)) void
+commit_sink_credits(struct router *r, uint32_t out_valid, uint32_t arrived)
+{
+	uint32_t sent = out_valid & ~r->link_mask;
+
+	if (sent ^ arrived)
+		commit_credits(r, sent, arrived);
+}
 bool router_start_head(struct router *r, uint64_t cycle);
 /*
  * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
