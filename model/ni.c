@@ -135,12 +135,23 @@ void ni_destroy(struct ni *n)
 	free(n);
 }
 
+/*
+ * Channel ch on the list of channels with work (active, listed of them), if it is not
+ * there yet; the list's new length.  The list and its length are the caller's: a loop
+ * keeps them in locals (ni_credits_in()).
+ */
+static inline int list_inj(struct inj_channel *ch, struct inj_channel **active, int listed)
+{
+	if (!ch->active) {
+		ch->active = true;
+		active[listed++] = ch;
+	}
+	return listed;
+}
+
 static void activate_inj(struct ni *n, int k)
 {
-	if (!n->inj[k].active) {
-		n->inj[k].active = true;
-		n->inj_active[n->n_inj_active++] = &n->inj[k];
-	}
+	n->n_inj_active = list_inj(&n->inj[k], n->inj_active, n->n_inj_active);
 }
 
 static uint64_t start_cycle(const struct ni *n, const struct inj_channel *ch,
@@ -226,10 +237,7 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 		struct inj_channel *ch = &inj_of[ev->node][ev->channel];
 
 		ch->credits++;
-		if (!ch->active) {	/* activate_inj() */
-			ch->active = true;
-			active[listed++] = ch;
-		}
+		listed = list_inj(ch, active, listed);
 	}
 	n->n_inj_active = listed;
 }
