@@ -264,12 +264,11 @@ void traffic_driver(struct traffic *t, struct driver *d)
 			      .finished = finished, .release_messages = true };
 }
 
-int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st)
+int traffic_get_stats(const struct traffic *t, struct traffic_stats *st)
 {
 	/* latency_summarize() may sort its array: a copy, the driver's stays as it is. */
 	uint64_t *lat = malloc(sizeof(*lat) * (t->n_lat ? t->n_lat : 1));
 
-	(void)s;
 	memset(st, 0, sizeof(*st));
 	st->messages = t->messages;
 	st->broadcasts = t->broadcasts;

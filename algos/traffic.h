@@ -53,6 +53,6 @@ struct traffic_stats {
 	struct latency_summary latency;
 };
 /* Returns 0, or -1 if out of memory. */
-int traffic_get_stats(const struct traffic *t, const struct sim *s, struct traffic_stats *st);
+int traffic_get_stats(const struct traffic *t, struct traffic_stats *st);
 
 #endif

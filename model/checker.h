@@ -105,9 +105,9 @@ static inline bool checker_body_flit(struct reception *rx, flit_t f, uint64_t fl
  * so an idle channel never matches): the caller takes the message, delivered, by
  * checker_tail_delivered() without checker_flit_other()'s tests.  Once a message.
  */
-static inline bool checker_tail_flit(const struct reception *rx, flit_t f, uint64_t flit_mask)
+static inline bool checker_tail_flit(const struct reception *rx, flit_t f)
 {
-	(void)flit_mask;	/* (want is masked) */
+	/* (want is masked to W bits: the flit a tail must be, its kind added.) */
 	return rx->step && (uint32_t)rx->want == rx->stop && f == (rx->want | FLIT_TAIL);
 }
 

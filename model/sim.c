@@ -706,7 +706,7 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 		 * no copies of them for this one (two register copies an ejected body flit).
 		 */
 		__asm__ volatile("" ::: "memory");
-		if (checker_tail_flit(&ej->rx, ev->flit, flit_mask)) {
+		if (checker_tail_flit(&ej->rx, ev->flit)) {
 			/* A generated payload's tail, right: once a message, without the tests below. */
 			msg = checker_tail_delivered(s->checker, &ej->rx, s->now);
 #ifdef WORMCAST_DEBUG
