@@ -25,8 +25,6 @@ void *grow_array(void *array, size_t *cap, size_t need, size_t size, size_t firs
 	}
 	if (!c)
 		c = 1;
-	if (*cap)
-		c = c > max / 2 ? max : 2 * c;
 	while (c < need)
 		c = c > max / 2 ? max : 2 * c;
 	if (c > max)	/* first larger than max */
