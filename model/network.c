@@ -373,7 +373,8 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 	r->out_valid_d = r->out_valid_q;
 	r->credit_arrived_d = r->credit_in[slot];
 	r->release_d = 0;
-	r->grant_d = 0;
+	r->grant_d = r->stream_grant;	/* a head that joined (router_join_steady()) */
+	r->stream_grant = 0;
 #endif
 	r->in_valid[slot] = 0;
 	/*
@@ -411,7 +412,10 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 			}
 		}
 		if (flit_is_tail(f)) {
-			/* 9. The tail gives its outputs back: the router is no longer steady. */
+			/*
+			 * 9. The tail gives its outputs back: the router is steady no longer
+			 * but for router_join_steady() (ROUTER_STEADY_RELEASED).
+			 */
 			/*
 			 * Released here, input and route at hand, in the mesh's and the
 			 * general wiring's copies of the loop (uniform 8x8: 8.5 fewer
@@ -424,7 +428,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 				release_routes(r, m & -m);
 			else
 				release_route(r, i, r->in[i].route_q);
-			r->steady = false;
+			r->steady = ROUTER_STEADY_RELEASED;
 #ifdef WORMCAST_DEBUG
 			r->release_d |= m & -m;
 #endif
@@ -486,7 +490,7 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 #ifdef WORMCAST_DEBUG
 	r->credit_wire = r->credit_in[slot];
 #endif
-	if (stream && r->steady && r->in_valid[slot] == r->credit_out_q) {
+	if (stream && r->steady == ROUTER_STEADY && r->in_valid[slot] == r->credit_out_q) {
 		uint32_t credit_in = r->credit_in[slot], sent = r->out_valid_q & ~r->link_mask;
 
 		/*
@@ -501,10 +505,14 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 				goto not_steady;
 			commit_sink_credits(r, r->out_valid_q, credit_in);
 		}
+steady:
 		steady_cycle(n, routers, next, v, r, slot, wiring);
 		return;
 	}
 not_steady:
+	/* A head joins, a tail left, a worm resumes: router_join_steady() (router.h). */
+	if (stream && r->steady && router_join_steady(r, slot))
+		goto steady;
 	if (stream && router_streams(r, cycle)) {
 		if (!r->in_valid[cycle & 1]) {
 			/*

@@ -593,8 +593,11 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
 	int i;
 	flit_t f;
 
-	/* Nothing buffered at the head's input: its callers check it (router.h). */
-	if (!head || (head & (head - 1)) || r->hold_busy)
+	/*
+	 * Nothing buffered at the head's input: its callers check it (router.h).  A head
+	 * routed already (routed) was refused this cycle by router_join_steady().
+	 */
+	if (!head || (head & (head - 1)) || r->hold_busy || (head & r->routed))
 		return false;
 	i = __builtin_ctz(head);
 	f = r->in[i].flit[slot];
@@ -612,6 +615,63 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
 	if (!route_is_unicast(r->params, f))
 		return start_head_tree_or_vc(r, i, f);
 	return grant_alone(r, i, f, route_unicast(r->params, r->node, f, i));
+}
+
+/*
+ * router_join_steady() (router.h), past its first test: in_valid and extra are as
+ * it found them.  Apart, so that the test, which fails at about one call in four
+ * on the traffic (a worm paused, or tails left and nothing arrives), saves no
+ * registers: router_join_steady() tail-calls this.
+ */
+static __attribute__((noinline, flatten)) bool
+join_steady(struct router *r, int slot, uint32_t in_valid, uint32_t extra)
+{
+	uint32_t head = extra & ~r->owning;
+	uint32_t outs = r->out_valid_q & r->owned_q, req = 0, credit_in;
+	int i = 0;
+	flit_t f = 0;
+
+	if (extra) {
+		i = __builtin_ctz(extra);
+		f = r->in[i].flit[slot];
+	}
+	if (head) {
+		/* 1, 3, 4: the one head, alone (grant_alone()'s conditions). */
+		if (!flit_is_head(f))
+			return false;	/* never: a flit at an input without a message is a head */
+		req = route_is_unicast(r->params, f) ? route_unicast(r->params, r->node, f, i) :
+						       route_of_tree_or_vc(r->params, r->node, f, i);
+		if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0)
+			return grant_alone(r, i, f, req);	/* false: the route kept, routed */
+	} else if (extra) {
+		req = r->in[i].route_q;		/* a worm that paused resumes */
+	}
+	outs |= req;
+	credit_in = router_credit_in(r, slot);
+	if (outs & ~router_ready(r, credit_in))
+		return false;
+	if (head && !grant_alone(r, i, f, req))
+		return false;	/* never: checked above */
+	commit_sink_credits(r, outs, credit_in);
+	r->steady = (outs & r->credit1_q) ? 0 : ROUTER_STEADY;
+	r->out_valid_q = outs;
+	r->credit_out_q = in_valid;
+	return true;
+}
+
+/*
+ * router_join_steady() (router.h): out of line, so that the flattened network loop
+ * keeps its registers (inlined there, the broadcast's count swung by +1.1 a flit-hop).
+ */
+__attribute__((noinline)) bool router_join_steady(struct router *r, int slot)
+{
+	uint32_t in_valid = r->in_valid[slot];
+	uint32_t on = r->credit_out_q & r->owning;	/* the worms that stream on */
+	uint32_t extra = in_valid & ~on;	/* one more input: a head, or a worm resuming */
+
+	if ((on & ~in_valid) || (extra & (extra - 1)) || !in_valid)
+		return false;
+	return join_steady(r, slot, in_valid, extra);
 }
 
 /*

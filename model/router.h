@@ -70,6 +70,15 @@ struct router_output {
 	flit_t flit_q;
 };
 
+/*
+ * struct router's steady: ROUTER_STEADY as described there; ROUTER_STEADY_RELEASED,
+ * the same cycle where tails left (their inputs in credit_out_q own nothing now, their
+ * outputs in out_valid_q are free): the inputs of credit_out_q & owning stream on to
+ * out_valid_q & owned_q.  Only router_join_steady() takes the steady cycle from it.
+ */
+#define ROUTER_STEADY 1
+#define ROUTER_STEADY_RELEASED 2
+
 struct router {
 	/* Wires of cycles c and c + 1 (slot c & 1), consumed by router_eval(). */
 	uint32_t in_valid[2];
@@ -85,7 +94,7 @@ struct router {
 	 * and every register but the output flits and the credit counts keeps its value.
 	 * Cleared by every other kind of cycle and by a tail.
 	 */
-	bool steady;
+	uint8_t steady;		/* 0, ROUTER_STEADY or ROUTER_STEADY_RELEASED (below) */
 
 	/* Registers kept as bit masks over the ports. */
 	uint32_t nonempty;		/* bit i: in[i].count > 0 (derived, for speed) */
@@ -309,6 +318,27 @@ commit_sink_credits(struct router *r, uint32_t out_valid, uint32_t arrived)
 		commit_credits(r, sent, arrived);
 }
 bool router_start_head(struct router *r, uint64_t cycle);
+/*
+ * The steady cycle (struct router's steady; network.c) for a router that was steady
+ * in the last cycle where the hot test (this cycle's flits on exactly the inputs of
+ * credit_out_q) fails for one of two reasons: a tail left (ROUTER_STEADY_RELEASED),
+ * or one input more has a flit, a head (or a worm that paused and resumes).  Every
+ * input whose worm streams on (credit_out_q & owning) has its flit here, one other
+ * input at most has one; a head there is routed and granted alone as
+ * router_start_head() would (nothing is buffered, so no other head waits and no
+ * rotation orders it), and every output of the routes is ready.  Then
+ * router_stream() would move every flit, push none, and load out_valid_q with the
+ * OR of the routes and credit_out_q with the inputs: those registers are loaded
+ * here, 8. the ejection outputs' credits counted, and the steady cycle moves the
+ * flits and drives them without router_stream()'s tests and drive_wires()' loops.
+ * The router stays steady unless a link output sent to has one free slot left
+ * (router_stream()'s rule).  False, having changed nothing but the link outputs'
+ * credits taken from the wires (router_credit_in() applies them once), otherwise.
+ * On the exchange (Q_8, L = 8) a router carries several worms, each a cycle behind
+ * the last: 262,144 of its 327,424 head-hops and as many cycles after a tail left
+ * come here (docs/performance.md).
+ */
+bool router_join_steady(struct router *r, int slot);
 /*
  * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
  * where router_streams() holds and no flit arrives.  Nothing is buffered, held or

@@ -60,12 +60,16 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 	 * assumes.
 	 */
 	if (r->steady) {
-		uint32_t routes = 0;
+		uint32_t routes = 0, on = r->credit_out_q & r->owning;
+		/* Tails left (ROUTER_STEADY_RELEASED): their outputs are free (router.h). */
+		uint32_t sent = r->steady == ROUTER_STEADY ? r->out_valid_q :
+							    r->out_valid_q & r->owned_q;
 
-		for (uint32_t m = r->credit_out_q & in_mask; m; m &= m - 1)
+		for (uint32_t m = on & in_mask; m; m &= m - 1)
 			routes |= r->in[__builtin_ctz(m)].route_q;
-		if (!r->credit_out_q || (r->credit_out_q & ~r->owning) || r->nonempty ||
-		    r->hold_busy || r->n_vc != 1 || routes != r->out_valid_q)
+		if (!r->credit_out_q || r->steady > ROUTER_STEADY_RELEASED ||
+		    (r->steady == ROUTER_STEADY && on != r->credit_out_q) || r->nonempty ||
+		    r->hold_busy || r->n_vc != 1 || routes != sent)
 			return fail(r, err, errlen, "steady with credit_out_q 0x%x (owning 0x%x, "
 				    "nonempty 0x%x, hold %d, V %d): routes 0x%x, out_valid_q 0x%x",
 				    r->credit_out_q, r->owning, r->nonempty, r->hold_busy, r->n_vc,

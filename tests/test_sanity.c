@@ -179,7 +179,10 @@ static void corruptions(void)
 	CORRUPT(r->out_valid_q, r->out_valid_q | (1u << 30), "beyond the");
 	CORRUPT(r->holding, r->holding ^ (1u << i), "holding");
 	/* A router with flits buffered is not steady (the steady cycle, network.c). */
-	CORRUPT(r->steady, true, "steady with");
+	CORRUPT(r->steady, ROUTER_STEADY, "steady with");
+	/* Nor after its tails left (router_join_steady(), router.h). */
+	CORRUPT(r->steady, ROUTER_STEADY_RELEASED, "steady with");
+	CORRUPT(r->steady, ROUTER_STEADY_RELEASED + 1, "steady with");
 
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
