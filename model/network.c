@@ -510,9 +510,6 @@ steady:
 		return;
 	}
 not_steady:
-	/* A head joins, a tail left, a worm resumes: router_join_steady() (router.h). */
-	if (stream && r->steady && router_join_steady(r, slot))
-		goto steady;
 	if (stream && router_streams(r, cycle)) {
 		if (!r->in_valid[cycle & 1]) {
 			/*
@@ -525,7 +522,12 @@ not_steady:
 				wake(next, v);
 			return;
 		}
+		/* A tail left, a worm resumes: router_join_steady() (router.h). */
+		if (router_join_steady(r, slot))
+			goto steady;
 		router_stream(r, cycle);
+	} else if (stream && !r->nonempty && router_join_steady(r, slot)) {
+		goto steady;	/* a head joins (router.h) */
 	} else if (stream && !r->nonempty && router_start_head(r, cycle)) {
 		/*
 		 * The two out-of-line tries are taken by what is buffered: a head is

@@ -620,8 +620,9 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
 /*
  * router_join_steady() (router.h), past its first test: in_valid and extra are as
  * it found them.  Apart, so that the test, which fails at about one call in four
- * on the traffic (a worm paused, or tails left and nothing arrives), saves no
- * registers: router_join_steady() tail-calls this.
+ * on the traffic (a worm paused, or several flits arrive beside a worm), saves no
+ * registers: router_join_steady() tail-calls this (0.8 fewer instructions a
+ * flit-hop on the exchange).
  */
 static __attribute__((noinline, flatten)) bool
 join_steady(struct router *r, int slot, uint32_t in_valid, uint32_t extra)
@@ -669,7 +670,7 @@ __attribute__((noinline)) bool router_join_steady(struct router *r, int slot)
 	uint32_t on = r->credit_out_q & r->owning;	/* the worms that stream on */
 	uint32_t extra = in_valid & ~on;	/* one more input: a head, or a worm resuming */
 
-	if ((on & ~in_valid) || (extra & (extra - 1)) || !in_valid)
+	if ((on & ~in_valid) || (extra & (extra - 1)) || !in_valid || r->hold_busy)
 		return false;
 	return join_steady(r, slot, in_valid, extra);
 }

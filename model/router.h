@@ -92,7 +92,7 @@ struct router {
 	 * routes.  Then, if this cycle's wires bring a flit to those inputs alone and each
 	 * of those outputs is ready, the flits move again with no test of route or FIFO,
 	 * and every register but the output flits and the credit counts keeps its value.
-	 * Cleared by every other kind of cycle and by a tail.
+	 * Cleared by every other kind of cycle; a tail leaves ROUTER_STEADY_RELEASED.
 	 */
 	uint8_t steady;		/* 0, ROUTER_STEADY or ROUTER_STEADY_RELEASED (below) */
 
@@ -319,24 +319,26 @@ commit_sink_credits(struct router *r, uint32_t out_valid, uint32_t arrived)
 }
 bool router_start_head(struct router *r, uint64_t cycle);
 /*
- * The steady cycle (struct router's steady; network.c) for a router that was steady
- * in the last cycle where the hot test (this cycle's flits on exactly the inputs of
- * credit_out_q) fails for one of two reasons: a tail left (ROUTER_STEADY_RELEASED),
- * or one input more has a flit, a head (or a worm that paused and resumes).  Every
- * input whose worm streams on (credit_out_q & owning) has its flit here, one other
- * input at most has one; a head there is routed and granted alone as
- * router_start_head() would (nothing is buffered, so no other head waits and no
- * rotation orders it), and every output of the routes is ready.  Then
- * router_stream() would move every flit, push none, and load out_valid_q with the
- * OR of the routes and credit_out_q with the inputs: those registers are loaded
- * here, 8. the ejection outputs' credits counted, and the steady cycle moves the
- * flits and drives them without router_stream()'s tests and drive_wires()' loops.
- * The router stays steady unless a link output sent to has one free slot left
- * (router_stream()'s rule).  False, having changed nothing but the link outputs'
- * credits taken from the wires (router_credit_in() applies them once), otherwise.
- * On the exchange (Q_8, L = 8) a router carries several worms, each a cycle behind
- * the last: 262,144 of its 327,424 head-hops and as many cycles after a tail left
- * come here (docs/performance.md).
+ * The steady cycle (struct router's steady; network.c) for a router with nothing
+ * buffered or held (V = 1) where the steady dispatch's test (this cycle's flits on
+ * exactly the inputs of credit_out_q, steady) fails: a tail left
+ * (ROUTER_STEADY_RELEASED), one input more has a flit (a head, or a worm that paused
+ * and resumes), or the router was not steady (a lone head into an idle router).
+ * Every input whose worm streams on (credit_out_q & owning, whose routes are
+ * out_valid_q & owned_q: router_sanity checks it) has its flit here, one other input
+ * at most has one; a head there is routed and granted alone as router_start_head()
+ * would (nothing is buffered, so no other head waits and no rotation orders it), and
+ * every output of the routes is ready.  Then router_stream() would move every flit,
+ * push none, and load out_valid_q with the OR of the routes and credit_out_q with the
+ * inputs: those registers are loaded here, 8. the ejection outputs' credits counted,
+ * and the steady cycle moves the flits and drives them without router_stream()'s
+ * tests and drive_wires()' loops.  The router is steady after it unless a link
+ * output sent to has one free slot left (router_stream()'s rule).  False, having
+ * changed nothing but the link outputs' credits taken from the wires
+ * (router_credit_in() applies them once) and a refused head's route (kept as
+ * router_start_head() keeps it, routed), otherwise.  On the exchange (Q_8, L = 8) a
+ * router carries several worms, each a cycle behind the last: 262,144 of its 327,424
+ * head-hops and as many cycles after a tail left come here (docs/performance.md).
  */
 bool router_join_steady(struct router *r, int slot);
 /*

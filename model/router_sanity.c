@@ -55,25 +55,35 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 		return fail(r, err, errlen, "output bits 0x%x beyond the %d outputs",
 			    (r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask, r->n_out);
 	/*
+	 * V = 1: every input of credit_out_q moved to all of its route last cycle, and
+	 * a tail's outputs are owned no more, so the outputs sent that are still owned are
+	 * the routes of the inputs that moved and own them still: router_join_steady()
+	 * reads them so (router.h).
+	 */
+	if (r->n_vc == 1) {
+		uint32_t on = r->credit_out_q & r->owning & in_mask, routes = 0;
+
+		for (uint32_t m = on; m; m &= m - 1)
+			routes |= r->in[__builtin_ctz(m)].route_q;
+		if (routes != (r->out_valid_q & r->owned_q))
+			return fail(r, err, errlen, "inputs 0x%x moved and own 0x%x, but out_valid_q "
+				    "0x%x & owned_q 0x%x", on, routes, r->out_valid_q, r->owned_q);
+	}
+	/*
 	 * The steady cycle (network.c) moves the flits of credit_out_q's inputs to
 	 * out_valid_q without looking at FIFOs, holds or routes: they must be as it
-	 * assumes.
+	 * assumes (with ROUTER_STEADY_RELEASED, tails left: router.h).
 	 */
 	if (r->steady) {
-		uint32_t routes = 0, on = r->credit_out_q & r->owning;
-		/* Tails left (ROUTER_STEADY_RELEASED): their outputs are free (router.h). */
-		uint32_t sent = r->steady == ROUTER_STEADY ? r->out_valid_q :
-							    r->out_valid_q & r->owned_q;
+		bool released = r->steady == ROUTER_STEADY_RELEASED;
 
-		for (uint32_t m = on & in_mask; m; m &= m - 1)
-			routes |= r->in[__builtin_ctz(m)].route_q;
 		if (!r->credit_out_q || r->steady > ROUTER_STEADY_RELEASED ||
-		    (r->steady == ROUTER_STEADY && on != r->credit_out_q) || r->nonempty ||
-		    r->hold_busy || r->n_vc != 1 || routes != sent)
-			return fail(r, err, errlen, "steady with credit_out_q 0x%x (owning 0x%x, "
-				    "nonempty 0x%x, hold %d, V %d): routes 0x%x, out_valid_q 0x%x",
-				    r->credit_out_q, r->owning, r->nonempty, r->hold_busy, r->n_vc,
-				    routes, r->out_valid_q);
+		    (!released && ((r->credit_out_q & ~r->owning) || (r->out_valid_q & ~r->owned_q))) ||
+		    r->nonempty || r->hold_busy || r->n_vc != 1)
+			return fail(r, err, errlen, "steady (%d) with credit_out_q 0x%x (owning 0x%x, "
+				    "nonempty 0x%x, hold %d, V %d): out_valid_q 0x%x, owned_q 0x%x",
+				    r->steady, r->credit_out_q, r->owning, r->nonempty, r->hold_busy,
+				    r->n_vc, r->out_valid_q, r->owned_q);
 	}
 	for (uint32_t m = ins & in_mask; m; m &= m - 1) {
 		int i = __builtin_ctz(m);

@@ -177,12 +177,14 @@ static void corruptions(void)
 	CORRUPT(r->in[other].route_q, r->in[other].route_q | r->in[i].route_q, "owned by input");
 	CORRUPT(r->in[i].route_q, 0u, "no route but a");
 	CORRUPT(r->out_valid_q, r->out_valid_q | (1u << 30), "beyond the");
+	/* The outputs sent are the routes of the inputs that moved (router_join_steady()). */
+	CORRUPT(r->out_valid_q, r->out_valid_q ^ r->in[i].route_q, "moved and own");
 	CORRUPT(r->holding, r->holding ^ (1u << i), "holding");
 	/* A router with flits buffered is not steady (the steady cycle, network.c). */
-	CORRUPT(r->steady, ROUTER_STEADY, "steady with");
+	CORRUPT(r->steady, ROUTER_STEADY, "steady (");
 	/* Nor after its tails left (router_join_steady(), router.h). */
-	CORRUPT(r->steady, ROUTER_STEADY_RELEASED, "steady with");
-	CORRUPT(r->steady, ROUTER_STEADY_RELEASED + 1, "steady with");
+	CORRUPT(r->steady, ROUTER_STEADY_RELEASED, "steady (");
+	CORRUPT(r->steady, ROUTER_STEADY_RELEASED + 1, "steady (");
 
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
