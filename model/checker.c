@@ -9,7 +9,8 @@
  * Expectations are kept per (node, head flit) as a FIFO of messages in send order,
  * found through a hash table: matching a head is a lookup and a pop, O(1), however
  * many messages are in flight.  (A list per node searched at each head made a trace of
- * 800,000 messages quadratic: docs/performance.md.)  The oldest message of a key is in
+ * 800,000 messages quadratic: docs/performance-history.md, "Many messages in flight:
+ * the checker".)  The oldest message of a key is in
  * its slot, so the common key with one message in flight (every message of an
  * exchange has its own source and sequence number) costs one slot and no pool entry.
  */

@@ -44,7 +44,7 @@ struct network {
 	 * and no list; the scan reads eight flags at a time (set_word()).  A byte per
 	 * router, not a bit map: an OR of a computed bit into a computed word is six
 	 * instructions a wake, and a router is woken three or four times a flit-hop
-	 * (docs/performance.md).
+	 * (docs/performance-history.md, sixth session (engine), tried and not kept).
 	 */
 	uint8_t *active[2];
 	int words;		/* per set: eight flags each, (nodes + 7) / 8 */
@@ -56,7 +56,8 @@ struct network {
 	/*
 	 * Behind the last entry of each list: a pointer, not a count, so that an entry's
 	 * address is not computed again from the count (2.0, 1.0 and 0.6 instructions per
-	 * flit-hop on the three workloads of docs/performance.md).
+	 * flit-hop on the three counted workloads: docs/performance-history.md, sixth
+	 * session (engine), 035b6e0).
 	 */
 	struct channel_event *ej_end, *inj_credit_end;
 
@@ -227,9 +228,9 @@ static inline int link_peer(const struct network *n, int v, int p)
  * per-node table; on a hypercube it reads none of the network's words, which every
  * flit and credit stored into a router may alias, so that they are loaded again for
  * each (2.3 and 4.2 instructions per flit-hop on pbcast and direx,
- * docs/performance.md).  The mesh keeps its two words: the port as peer ^ 1 instead
- * of peer[p] counted 1.0 more per flit-hop on uniform traffic (the register
- * allocation of its copy of the loop).
+ * docs/performance-history.md, sixth session (engine)).  The mesh keeps its two
+ * words: the port as peer ^ 1 instead of peer[p] counted 1.0 more per flit-hop on
+ * uniform traffic (the register allocation of its copy of the loop).
  */
 enum wiring {
 	WIRING_HYPERCUBE,	/* link p of v: node v ^ 2^p, its port p */
@@ -273,7 +274,8 @@ link_router(struct router *routers, const struct router *r, int k, int w, enum w
  * The node number of d, the router across a link, node w: on a mesh read from d
  * (one load, where w costs a load of hop_add[], which every flit and credit stored
  * may alias, and an addition: 3.1 instructions per flit-hop on uniform traffic,
- * docs/performance.md); on a hypercube w (one XOR) is cheaper.
+ * docs/performance-history.md, sixth session (engine), 6be0942); on a hypercube w
+ * (one XOR) is cheaper.
  */
 static inline __attribute__((always_inline)) int
 link_node(const struct router *d, int w, enum wiring wiring)
@@ -362,7 +364,8 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 	 * Locals, not n's words, which every flit stored into a router may alias: the
 	 * next cycle's slot (not n->cycle & 1), the ejection list's end.  Few values live
 	 * across the loops (the credit is driven first, the tail's input taken from m):
-	 * more would spill in the flattened network loop (docs/performance.md).
+	 * more would spill in the flattened network loop (docs/performance-history.md,
+	 * seventh session (engine)).
 	 */
 	int to = slot ^ 1;
 	struct channel_event *ej = n->ej_end;
@@ -422,7 +425,9 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 			 * instructions a flit-hop, the call's work and the loop's register
 			 * allocation); the hypercube's copy keeps the call: inlined there,
 			 * the broadcast's and the exchange's data reads and writes rose
-			 * 1 to 3 M and their CPU time 1-2 % (docs/performance.md).
+			 * 1 to 3 M and their CPU time 1-2 %
+			 * (docs/performance-history.md, seventh session
+			 * (engine), round 4, e81e7c3).
 			 */
 			if (wiring == WIRING_HYPERCUBE)
 				release_routes(r, m & -m);
@@ -534,7 +539,8 @@ not_steady:
 		 * granted at once only into a router with nothing buffered, and with
 		 * nothing buffered the buffered streaming cycle is router_streams(),
 		 * which failed.  A call that could only fail saved and restored its
-		 * registers for nothing (docs/performance.md).
+		 * registers for nothing (docs/performance-history.md, seventh session
+		 * (engine), round 3, 3f6055a).
 		 */
 		router_stream(r, cycle);
 	} else {
@@ -560,7 +566,8 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 	/*
 	 * A local, passed down: n->routers, like every word of n, may be aliased by each
 	 * flit and credit stored into a router, and was loaded again for every router
-	 * touched (2.4 to 3.1 instructions per flit-hop, docs/performance.md).
+	 * touched (2.4 to 3.1 instructions per flit-hop, docs/performance-history.md,
+	 * sixth session (engine), 9447ce2).
 	 */
 	struct router *routers = n->routers;
 
@@ -588,7 +595,8 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
  *
  * flatten: router_eval() and router_commit() are inlined into the loop (link-time
  * optimisation does it across files), which saves their calls and register spills
- * per router and cycle: 5 to 7 % of the instructions (docs/performance.md).
+ * per router and cycle: 5 to 7 % of the instructions (1303b79; 6 to 9 % with its
+ * wiring steps: docs/performance-history.md, "Speed and memory since 6b0b7ea").
  */
 __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 {

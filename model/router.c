@@ -108,7 +108,8 @@ route_of_tree_or_vc(const struct router_params *p, int node, flit_t head, int in
 /*
  * A unicast (R header) with V = 1, the head of every message of a direct exchange or
  * of random traffic at every hop, is decoded and routed here without the call and
- * the saved registers that the trees' code needs (docs/performance.md).  Inlined
+ * the saved registers that the trees' code needs (docs/performance-history.md, sixth
+ * session (engine), 4f5b542).  Inlined
  * into router_start_head(), called by everything else as route_of().  The test
  * and the route apart: router_start_head() tail-calls the trees' (start_head_tree_or_vc()).
  */
@@ -607,10 +608,10 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
 	 * The trees' route is a call, and a tail call: were it made from here, every
 	 * head would pay the registers saved across it, unicast ones too (16
 	 * instructions a head-hop on the exchange).  A unicast's route is inlined: the
-	 * call with the registers it saved cost 15 instructions a head-hop (direx,
-	 * docs/performance.md); flatten takes unicast_next_port() in too (link-time,
-	 * from topology.c): its call was about 3 instructions per flit-hop on the
-	 * exchange and the traffic.
+	 * call with the registers it saved cost 15 instructions a head-hop (direx);
+	 * flatten takes unicast_next_port() in too (link-time, from topology.c): its
+	 * call was about 3 instructions per flit-hop on the exchange and the traffic
+	 * (docs/performance-history.md, seventh session (engine), steps 2 and 8).
 	 */
 	if (!route_is_unicast(r->params, f))
 		return start_head_tree_or_vc(r, i, f);
@@ -683,7 +684,8 @@ __attribute__((noinline)) bool router_join_steady(struct router *r, int slot)
  * is router_start_head()'s: non-zero only in the router_stream() that follows it.
  * router_quiet() writes the same fields itself: through this helper it would also
  * clear in_valid, already 0 there, and in the inlined network loop that cost 1.7 to
- * 3.5 instructions per flit-hop (callgrind, the three workloads of performance.md).
+ * 3.5 instructions per flit-hop (callgrind, the three counted workloads of
+ * docs/performance.md's benchmark; measured in 37e5fc9).
  */
 static inline __attribute__((always_inline)) void
 stream_commit(struct router *r, int slot, uint32_t move, uint32_t push, uint32_t out_valid,

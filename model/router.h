@@ -161,8 +161,9 @@ struct router {
 	 * Set by the network for hypercubes and meshes (V = 1, no wrap-around): the byte
 	 * offset, from the start of its array of routers, of the router across link p,
 	 * which the loop loads instead of computing its address (a multiplication by
-	 * sizeof(struct router), five instructions: docs/performance.md).  It fills the
-	 * line that used to pad the structure to an odd number of lines.
+	 * sizeof(struct router), five instructions: docs/performance-history.md, sixth
+	 * session (engine), 8474cc5).  It fills the line that used to pad the structure
+	 * to an odd number of lines.
 	 */
 	int32_t link_offset[TOPO_MAX_PORTS];
 
@@ -290,7 +291,8 @@ void release_routes(struct router *r, uint32_t release);
 /*
  * 9. The tail at input i, whose route (route_q) is outs, left: release_routes() for
  * one input, where a streaming loop already holds its index and route (the call is
- * about 21 instructions at each tail, docs/performance.md).
+ * about 21 instructions at each tail, docs/performance-history.md, seventh session
+ * (engine)).
  */
 static inline __attribute__((always_inline)) void
 release_route(struct router *r, int i, uint32_t outs)

@@ -2,11 +2,17 @@
 # Benchmark of the C model (one core): per workload, simulated cycles/s, flit-hops/s,
 # peak RSS, and instructions per flit-hop counted by callgrind.
 #
-# Usage: scripts/bench-model.sh [--baseline REV] [--only REGEX] [--no-callgrind] [--scaling]
+# Usage: scripts/bench-model.sh [--baseline REV] [--pgo] [--only REGEX] [--no-callgrind]
+#                               [--scaling]
 #   --baseline REV   also build revision REV beside the tree (scripts/build-revision.sh:
 #                    a temp directory, C only: -DWORMCAST_RTL=OFF) and time both builds side
 #                    by side, interleaved, best of RUNS; prints the speed-up of each
 #                    workload (its wall time / ours) and both instruction counts
+#   --pgo            build this tree (unless WORMCAST is given) and REV with profile-guided
+#                    optimisation (scripts/build-pgo.sh: build-pgo/, both trained alike);
+#                    a profile-guided build against the plain one of the same commit:
+#                    scripts/build.sh --pgo; WORMCAST=build-pgo/wormcast bench-model.sh
+#                    --baseline HEAD
 #   --only REGEX     only the workloads whose name matches (Python re.search)
 #   --no-callgrind   skip the instruction counts (valgrind is slow: about 2 minutes)
 #   --scaling        instead, how the cost grows with the network's size and the message's
@@ -20,11 +26,13 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 baseline=""
+pgo=""
 args=()
 while [ $# -gt 0 ]; do
   case $1 in
     --baseline) [ $# -ge 2 ] || { echo "bench-model.sh: --baseline needs a revision" >&2; exit 2; }
                 baseline=$2; shift 2 ;;
+    --pgo) pgo=--pgo; shift ;;
     --only) [ $# -ge 2 ] || { echo "bench-model.sh: --only needs a pattern" >&2; exit 2; }
             args+=(--only "$2"); shift 2 ;;
     --no-callgrind) args+=(--no-callgrind); shift ;;
@@ -39,8 +47,8 @@ fi
 if [ -n "${WORMCAST:-}" ]; then
   wc=$WORMCAST
 else
-  "$top/scripts/build.sh"
-  wc="$top/build/wormcast"
+  "$top/scripts/build.sh" $pgo
+  wc="$top/build${pgo:+-pgo}/wormcast"
 fi
 if [[ " ${args[*]-} " != *" --no-callgrind "* ]] && ! command -v valgrind >/dev/null; then
   "$top/scripts/install-deps.sh"
@@ -52,8 +60,8 @@ trap 'rm -rf "$tmp"' EXIT
 if [ -n "$baseline" ]; then
   rev=$(git -C "$top" rev-parse --verify "$baseline^{commit}") ||
     { echo "bench-model.sh: --baseline $baseline: no such revision" >&2; exit 2; }
-  base_wc=$("$top/scripts/build-revision.sh" "$rev" "$tmp")
-  args+=(--baseline "$base_wc" --baseline-name "$(git -C "$top" rev-parse --short "$rev")")
+  base_wc=$("$top/scripts/build-revision.sh" $pgo "$rev" "$tmp")
+  args+=(--baseline "$base_wc" --baseline-name "$(git -C "$top" rev-parse --short "$rev")${pgo:+ pgo}")
 fi
 
 echo "machine: $(nproc) cpus, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), load $(cut -d' ' -f1-3 /proc/loadavg)"
