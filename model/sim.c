@@ -372,6 +372,8 @@ void sim_destroy(struct sim *s)
 		return;
 	if (s->own_engine)
 		model_engine_destroy(&s->engine);
+	else if (s->engine_credits)
+		network_check_bodies(s->net, NULL, 0);	/* the receptions go (the caller's engine stays) */
 	ni_destroy(s->ni);
 	checker_destroy(s->checker);
 	for (int p = 0; p < s->n_pages; p++) {
