@@ -13,12 +13,10 @@
  */
 #include "network.h"
 
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "checker.h"
 #include "router_sanity.h"
 
 struct network {
@@ -67,14 +65,6 @@ struct network {
 	 * (network_return_ejection_credits()): ejection outputs, else 0.
 	 */
 	uint32_t sink_credits;
-	/*
-	 * network_check_bodies(): the receptions (NULL: none; node v's channel c's is
-	 * NETWORK_RX_STRIDE * (v * channels + c) bytes on) and the checker's flit mask;
-	 * the body flits the last step checked there instead of listing them.
-	 */
-	char *rx;
-	uint64_t rx_mask;
-	int checked;
 
 	uint64_t link_moves;
 	uint64_t conflict_cycles;
@@ -213,32 +203,6 @@ void network_return_ejection_credits(struct network *n)
 	const struct router *r = &n->routers[0];
 
 	n->sink_credits = (uint32_t)((1ull << r->n_out) - 1) & ~((1u << r->n_link) - 1);
-}
-
-void network_check_bodies(struct network *n, struct reception *rx, uint64_t flit_mask)
-{
-	n->rx = (char *)rx;
-	n->rx_mask = flit_mask;
-}
-
-int network_bodies_checked(const struct network *n)
-{
-	return n->checked;
-}
-
-int network_ejections_after(const struct network *n, int node, int channel)
-{
-	int count = 0;
-
-	for (int v = node; v < n->params.topo->nodes; v++) {
-		const struct router *r = &n->routers[v];
-		uint32_t ej = r->out_valid_q & ~r->link_mask;
-
-		if (v == node)
-			ej &= ~((2u << (r->n_link + channel)) - 1);
-		count += __builtin_popcount(ej);
-	}
-	return count;
 }
 
 void network_return_credit(struct network *n, int node, int channel)
@@ -441,22 +405,9 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 				d->in[q].flit[to] = f;
 				wake(next, link_node(d, w, wiring));
 				n->link_moves++;
-			} else if (!(wiring == WIRING_HYPERCUBE && n->rx && checker_body_flit(
-					     (struct reception *)(n->rx + NETWORK_RX_STRIDE *
-						(size_t)(v * n->channels + o - r->n_link)),
-					     f, n->rx_mask))) {
+			} else {
 				*ej++ = (struct channel_event){
 					.node = v, .channel = o - r->n_link, .flit = f };
-			} else {
-				/*
-				 * A right body flit, checked here (network_check_bodies()):
-				 * no record, and no visit of the simulation's loop.  The
-				 * broadcast's data reads 31.0 -> 30.0 M, writes 20.7 -> 18.6 M,
-				 * 1.0 fewer instructions a flit-hop.  The hypercube's copy of
-				 * the loop only: in the mesh's, the traffic's count rose 2.0
-				 * (the copy's register allocation) (docs/performance.md).
-				 */
-				n->checked++;
 			}
 		}
 		if (flit_is_tail(f)) {
@@ -651,7 +602,6 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	n->cycle = cycle + 1;
 	n->ej_end = n->ej;
 	n->inj_credit_end = n->inj_credit;
-	n->checked = 0;
 	/*
 	 * Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula, and
 	 * the loop is compiled for each of them alone (enum wiring).
@@ -668,25 +618,10 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	 * some flit left an input (its route has an output), which is all the sim's
 	 * watchdog asks (engine_ops.outputs_valid, the RTL engine's count).
 	 */
-	n->last_moves = (int)(n->link_moves - link_moves) + (int)(n->ej_end - n->ej) + n->checked;
+	n->last_moves = (int)(n->link_moves - link_moves) + (int)(n->ej_end - n->ej);
 	if (conflict)
 		n->conflict_cycles++;
 #ifdef WORMCAST_DEBUG
-	/* Every ejection output loaded is listed or was checked (network_check_bodies()). */
-	{
-		int ejected = 0;
-
-		for (int k = 0; k < count; k++) {
-			const struct router *r = &n->routers[n->evaluated[k]];
-
-			ejected += __builtin_popcount(r->out_valid_q & ~r->link_mask);
-		}
-		if (!n->sanity_error[0] && ejected != (int)(n->ej_end - n->ej) + n->checked)
-			snprintf(n->sanity_error, sizeof(n->sanity_error),
-				 "cycle %llu: %d ejections, %d listed and %d checked",
-				 (unsigned long long)cycle, ejected, (int)(n->ej_end - n->ej),
-				 n->checked);
-	}
 	/* The invariants of the routers just evaluated and of their links. */
 	if (!n->sanity_error[0]) {
 		char why[256];

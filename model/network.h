@@ -57,27 +57,6 @@ void network_return_credit(struct network *n, int node, int channel);
  */
 void network_return_ejection_credits(struct network *n);
 
-/*
- * Also from now on (a network whose ejection credits it returns itself, above), a body
- * flit that a hypercube's steady cycle ejects is checked where it leaves, against the
- * reception of its channel (checker.h: checker_body_flit(); node v's channel c's is
- * NETWORK_RX_STRIDE * (v * channels + c) bytes after rx, flit_mask the checker's), and
- * listed by network_ejections() only if that check fails: a right body flit costs
- * neither a record nor a visit of the simulation's loop.  A channel's check reads and
- * writes that channel's reception alone, so it does not depend on the order of the
- * cycle's flits; network_bodies_checked() counts those the last step took.
- */
-struct reception;
-#define NETWORK_RX_STRIDE 32
-void network_check_bodies(struct network *n, struct reception *rx, uint64_t flit_mask);
-int network_bodies_checked(const struct network *n);
-/*
- * The flits on ejection channels after the last step, listed or checked, that come
- * after channel `channel` of node `node` in node order, then channel order: the
- * output registers loaded (a router not evaluated holds none).
- */
-int network_ejections_after(const struct network *n, int node, int channel);
-
 /* Evaluate and commit every router: the clock edge. */
 void network_step(struct network *n, uint64_t cycle);
 

@@ -28,8 +28,7 @@ struct ejection {
 	struct ni_ejection ni;
 };
 
-_Static_assert(sizeof(struct ejection) == 32 && sizeof(struct ejection) == NETWORK_RX_STRIDE,
-	       "an ejection channel's record is 32 bytes");
+_Static_assert(sizeof(struct ejection) == 32, "an ejection channel's record is 32 bytes");
 
 /*
  * Messages without stored words are allocated MSG_CHUNK at a time and, once released,
@@ -334,7 +333,6 @@ static void engine_returns_credits(struct sim *s)
 		network_return_ejection_credits(net);
 		ni_engine_returns_credits(s->ni);
 		s->engine_credits = true;
-		network_check_bodies(net, &s->ej[0].rx, s->flit_mask);
 	}
 }
 
@@ -372,8 +370,6 @@ void sim_destroy(struct sim *s)
 		return;
 	if (s->own_engine)
 		model_engine_destroy(&s->engine);
-	else if (s->engine_credits)
-		network_check_bodies(s->net, NULL, 0);	/* the receptions go (the caller's engine stays) */
 	ni_destroy(s->ni);
 	checker_destroy(s->checker);
 	for (int p = 0; p < s->n_pages; p++) {
@@ -733,14 +729,8 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 		if (r == CHECK_OK)
 			continue;	/* a stored word */
 		if (r == CHECK_ERROR) {
-			/*
-			 * The flits after this one were not seen: counted up to it, those the
-			 * network checked included (network_check_bodies()).
-			 */
-			checker_count_flits(s->checker,
-					    arrivals_counted && s->net ?
-					    -network_ejections_after(s->net, ev->node, ev->channel) :
-					    -(int)(end - ev - 1));
+			/* The flits after this one were not seen: counted up to it. */
+			checker_count_flits(s->checker, -(int)(end - ev - 1));
 			set_error(s, "%s", checker_error(s->checker));
 			stop(s, SIM_CHECK_FAILED);
 			return false;
@@ -798,18 +788,13 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	 * the engine returning their credits) by the NI as drained: the common flit, a right
 	 * body flit, then costs its record, a compare and two adds.
 	 */
+	checker_count_flits(s->checker, n);
 	if (s->engine_credits) {
-		/* With the body flits the network checked (network_check_bodies()). */
-		int checked = network_bodies_checked(s->net);
-
-		checker_count_flits(s->checker, n + checked);
-		ni_arrivals_drained(s->ni, n + checked);
+		ni_arrivals_drained(s->ni, n);
 		if (!take_ejections(s, d, list, n, true))
 			return s->status;
-	} else {
-		checker_count_flits(s->checker, n);
-		if (!take_ejections(s, d, list, n, false))
-			return s->status;
+	} else if (!take_ejections(s, d, list, n, false)) {
+		return s->status;
 	}
 
 	/* 2. NIs drive this cycle's credits and flits. */
