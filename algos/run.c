@@ -109,7 +109,12 @@ int algo_begin(const struct algorithm *a, const struct algo_params *p, struct al
 
 void algo_driver(struct algo_session *x, struct driver *d)
 {
-	*d = (struct driver){ .ctx = x->sk, .start = drv_start, .event = skeleton_sim_event,
+	/* A static schedule's tails and SEND_DONEs through the narrow hooks, no event(). */
+	void (*delivered)(void *, struct sim *, const struct message *) =
+		skeleton_sim_delivered(x->sk);
+
+	*d = (struct driver){ .ctx = x->sk, .start = drv_start,
+			      .event = delivered ? NULL : skeleton_sim_event, .delivered = delivered,
 			      .send_done = skeleton_sim_send_done(x->sk),
 			      .release_messages = skeleton_releases_messages(x->sk) };
 }

@@ -1335,6 +1335,42 @@ void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim 
 	return sk->a->step ? step_sim_send_done : NULL;
 }
 
+/*
+ * A static schedule's tail through the simulation's narrow hook (driver.delivered, the
+ * driver then has no event()): step_event()'s tail path, the same checks and the same
+ * receipt, without the event record and the two dispatches on its kind (skeleton_event()
+ * and step_event()).  A static send is one R message without IR (step_issue()): its one
+ * receiver is its address, and its one tail completes it, so the hook sees every tail.
+ */
+static void step_sim_delivered(void *ctx, struct sim *s, const struct message *m)
+{
+	struct skeleton *sk = ctx;
+	uint64_t u = m->tag >> 32;
+	uint32_t k = (uint32_t)m->tag;
+
+	if (!run_sim(sk, s, m->address))
+		return;
+#ifdef WORMCAST_DEBUG
+	if (m->type != HDR_R || m->ir || m->receivers != 1) {
+		fail(sk, "node %d: message %d is not a static send (one R message, one receiver)",
+		     m->address, m->id);
+		return;
+	}
+#endif
+	/* Sent by its source's plan (u == source: u < nodes), as step_event() checks. */
+	if ((int64_t)u != m->source || k >= sk->node[u].made) {
+		fail(sk, "node %d: event for message %d, which no plan sent", m->address, m->id);
+		return;
+	}
+	step_receive(sk, &sk->tx, m->address, m, k);
+}
+
+void (*skeleton_sim_delivered(const struct skeleton *sk))(void *ctx, struct sim *s,
+							      const struct message *m)
+{
+	return sk->a->step ? step_sim_delivered : NULL;
+}
+
 /* ---- the end ---- */
 
 /*

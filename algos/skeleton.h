@@ -199,6 +199,13 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev);
  */
 void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim *s,
 							      const struct message *m);
+/*
+ * driver.delivered for the same simulation, or NULL: a static schedule's tail (its
+ * message's only one) without an event record.  With it the driver has no event(): the
+ * skeleton then needs no other event (no heads: skeleton_start() refuses cut-through).
+ */
+void (*skeleton_sim_delivered(const struct skeleton *sk))(void *ctx, struct sim *s,
+							      const struct message *m);
 /* After the run: every send made and every node holds what it must.  0, or -1 with a reason. */
 int skeleton_check(const struct skeleton *sk, char *err, size_t len);
 /* The run's plan needs head events (EV_HEAD_ARRIVED): known after skeleton_start(). */

@@ -70,6 +70,15 @@ struct ni {
 	struct inj_channel **inj_of;	/* node v's channels: inj + v * channels */
 	struct inj_channel **inj_active;	/* the channels with work, in list order */
 	int n_inj_active;
+	/*
+	 * No injection pass before this cycle can act: every listed channel has a message
+	 * whose start-up ends later.  Set by a pass that offered no flit (the earliest start
+	 * of the channels it kept); lowered by a message that comes to a channel's head
+	 * outside the pass (ni_enqueue()), and to 0 by an idle channel listed by a credit
+	 * (the next pass must let it go).  A pass skipped leaves the list as it is, as the
+	 * pass would have: the order of the channels, and so of the SEND_DONEs, is kept.
+	 */
+	uint64_t wake;
 	struct ej_ref *ej_active;
 	int n_ej_active;
 	struct message **done;
@@ -201,6 +210,8 @@ int ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	if (ch->n == 1)
 		load_message(n, ch, m);
 	activate_inj(n, k);
+	if (ch->start < n->wake)
+		n->wake = ch->start;
 	return 0;
 }
 
@@ -239,6 +250,9 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 		ch->credits++;
 		listed = list_inj(ch, active, listed);
 	}
+	/* (A channel listed here is idle: one with a message is listed already.) */
+	if (listed != n->n_inj_active)
+		n->wake = 0;
 	n->n_inj_active = listed;
 }
 
@@ -287,6 +301,22 @@ static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch, 
 }
 
 /*
+ * The earliest start of the channels listed in [from, to), each with a message (ni.wake);
+ * NI_NEVER for none.  Only after a pass that offered no flit, out of the loop that
+ * offers them.
+ */
+static __attribute__((noinline)) uint64_t earliest_start(struct inj_channel *const *from,
+							  struct inj_channel *const *to)
+{
+	uint64_t wake = NI_NEVER;
+
+	for (; from < to; from++)
+		if ((*from)->start < wake)
+			wake = (*from)->start;
+	return wake;
+}
+
+/*
  * The injection side of ni_drive(): offer the next flit where start-up is over and credit
  * allows; the messages whose tail goes are appended to n->done.  Returns the flits
  * injected.  Inlined twice, for the C model (net) and for another engine (net NULL), so
@@ -302,6 +332,19 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 	const int count = n->n_inj_active;
 	const uint64_t flit_mask = n->flit_mask;
 
+	if (now < n->wake) {
+		/*
+		 * Every listed channel is in its start-up: the pass would only keep them
+		 * (a synchronised collective's steps: about ten visits a message).
+		 */
+#ifdef WORMCAST_DEBUG
+		for (int a = 0; a < count; a++)
+			if (active[a]->n == 0 || now >= active[a]->start)
+				n->broken = "an injection pass skipped while a channel could act";
+#endif
+		*n_done = 0;
+		return 0;
+	}
 	for (int a = 0; a < count; a++) {
 		struct inj_channel *ch = active[a];
 
@@ -368,6 +411,8 @@ idle:
 		ch->active = false;
 	}
 	n->n_inj_active = (int)(kept - active);
+	if (progress == 0)
+		n->wake = earliest_start(active, kept);
 	*n_done = nd;
 	return progress;
 }
