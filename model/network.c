@@ -369,7 +369,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 
 #ifdef WORMCAST_DEBUG
 	r->move_d = r->credit_out_q;
-	r->push_d = 0;
+	r->push_d = r->nonempty;	/* router_pass_buffered()'s FIFOs */
 	r->out_valid_d = r->out_valid_q;
 	r->credit_arrived_d = r->credit_in[slot];
 	r->release_d = 0;
@@ -428,7 +428,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 				release_routes(r, m & -m);
 			else
 				release_route(r, i, r->in[i].route_q);
-			r->steady = ROUTER_STEADY_RELEASED;
+			r->steady |= ROUTER_STEADY_RELEASED;
 #ifdef WORMCAST_DEBUG
 			r->release_d |= m & -m;
 #endif
@@ -526,8 +526,10 @@ not_steady:
 		if (router_join_steady(r, slot))
 			goto steady;
 		router_stream(r, cycle);
-	} else if (stream && !r->nonempty && router_join_steady(r, slot)) {
-		goto steady;	/* a head joins (router.h) */
+	} else if (stream && (r->nonempty ? r->steady == ROUTER_STEADY_BUFFERED &&
+					     router_pass_buffered(r, slot) :
+				     router_join_steady(r, slot))) {
+		goto steady;	/* a head joins, or FIFOs pass flits through (router.h) */
 	} else if (stream && !r->nonempty && router_start_head(r, cycle)) {
 		/*
 		 * The two out-of-line tries are taken by what is buffered: a head is
