@@ -883,28 +883,38 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 }
 
 /*
- * router_pass_buffered() (router.h): each FIFO that holds flits, whose input has one
- * arriving too, passes one through: 1. its head of line goes onto the wire slot, which
- * the steady cycle moves (6, 7); 10. the arriving flit is written behind the last
- * entry; the read pointer advances and the count stays.
+ * router_pass_buffered() (router.h): each FIFO that holds flits passes one through: 1.
+ * its head of line goes onto the wire slot, which the steady cycle moves (6, 7); 10.
+ * the flit arriving, if one does, is written behind the last entry; the read pointer
+ * advances, and the count stays or, with no flit arriving, falls by one.
  */
 __attribute__((noinline)) bool router_pass_buffered(struct router *r, int slot)
 {
-	if (r->in_valid[slot] != r->credit_out_q || !router_steady_credits(r, slot))
+	uint32_t in_valid = r->in_valid[slot], nonempty = r->nonempty;
+	uint32_t drain = r->credit_out_q & ~in_valid;	/* FIFOs with no flit arriving */
+
+	if ((in_valid & ~r->credit_out_q) || (drain & ~nonempty) || !router_steady_credits(r, slot))
 		return false;
-	for (uint32_t m = r->nonempty; m; m &= m - 1) {
+	for (uint32_t m = nonempty; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 		struct router_input *in = &r->in[i];
 		flit_t *q = r->fifo + i * r->depth;
 		int wr = in->rd_ptr + in->count;
 		flit_t f = q[in->rd_ptr];
 
-		if (wr >= r->depth)
-			wr -= r->depth;
-		q[wr] = in->flit[slot];
+		if (drain >> i & 1) {
+			if (--in->count == 0)
+				nonempty &= ~(1u << i);
+		} else {
+			q[wr >= r->depth ? wr - r->depth : wr] = in->flit[slot];
+		}
 		in->flit[slot] = f;
 		in->rd_ptr = (uint8_t)(in->rd_ptr + 1 == r->depth ? 0 : in->rd_ptr + 1);
 	}
+	r->nonempty = nonempty;
+	note_fifo_changes(r, 0, drain);		/* (every FIFO that drains shrank) */
+	if (!nonempty)
+		r->steady = ROUTER_STEADY;
 	return true;
 }
 
