@@ -281,21 +281,6 @@ link_node(const struct router *d, int w, enum wiring wiring)
 	return wiring == WIRING_MESH ? d->node : w;
 }
 
-/* 8. The link inputs of router v whose FIFO grew or shrank tell their upstream (struct router). */
-static inline __attribute__((always_inline)) void
-drive_fifo_changes(struct network *n, struct router *routers, uint8_t *next, int v,
-		   struct router *r, enum wiring wiring)
-{
-	for (uint32_t m = r->grew_d | r->shrank_d; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-		int w, q = link_peer_port(n, v, i, &w, wiring);
-		struct router *d = link_router(routers, r, i, w, wiring);
-
-		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
-		wake(next, link_node(d, w, wiring));
-	}
-}
-
 /*
  * The registers of router v, just committed, drive the wires of cycle n->cycle:
  * link outputs and credits into the neighbours' inputs (waking them in `next`, the
@@ -335,7 +320,15 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, int v, str
 		 */
 		r->credit_in[(n->cycle + 1) & 1] |= m;
 	}
-	drive_fifo_changes(n, routers, next, v, r, wiring);
+	/* 8. The link inputs whose FIFO grew or shrank tell their upstream (struct router). */
+	for (m = r->grew_d | r->shrank_d; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		int w, q = link_peer_port(n, v, i, &w, wiring);
+		struct router *d = link_router(routers, r, i, w, wiring);
+
+		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
+		wake(next, link_node(d, w, wiring));
+	}
 	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1)
 		*n->inj_credit_end++ = (struct channel_event){
 			.node = v, .channel = __builtin_ctz(m) - ports, .flit = 0 };
@@ -376,7 +369,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 
 #ifdef WORMCAST_DEBUG
 	r->move_d = r->credit_out_q;
-	r->push_d = r->nonempty & r->in_valid[slot];	/* router_pass_buffered()'s FIFOs */
+	r->push_d = 0;
 	r->out_valid_d = r->out_valid_q;
 	r->credit_arrived_d = r->credit_in[slot];
 	r->release_d = 0;
@@ -435,7 +428,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 				release_routes(r, m & -m);
 			else
 				release_route(r, i, r->in[i].route_q);
-			r->steady |= ROUTER_STEADY_RELEASED;
+			r->steady = ROUTER_STEADY_RELEASED;
 #ifdef WORMCAST_DEBUG
 			r->release_d |= m & -m;
 #endif
@@ -493,7 +486,6 @@ step_router(struct network *n, struct router *routers, uint8_t *next, int v, uin
 {
 	struct router *r = &routers[v];
 	int slot = cycle & 1;
-	uint32_t buffered;
 
 #ifdef WORMCAST_DEBUG
 	r->credit_wire = r->credit_in[slot];
@@ -534,13 +526,8 @@ not_steady:
 		if (router_join_steady(r, slot))
 			goto steady;
 		router_stream(r, cycle);
-	} else if (stream && ((buffered = r->nonempty) ? r->steady == ROUTER_STEADY_BUFFERED &&
-							 router_pass_buffered(r, slot) :
-				     router_join_steady(r, slot))) {
-		/* A head joins, or FIFOs pass flits through: those that drain tell upstream. */
-		if (buffered)
-			drive_fifo_changes(n, routers, next, v, r, wiring);
-		goto steady;
+	} else if (stream && !r->nonempty && router_join_steady(r, slot)) {
+		goto steady;	/* a head joins (router.h) */
 	} else if (stream && !r->nonempty && router_start_head(r, cycle)) {
 		/*
 		 * The two out-of-line tries are taken by what is buffered: a head is

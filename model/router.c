@@ -687,7 +687,7 @@ __attribute__((noinline)) bool router_join_steady(struct router *r, int slot)
  */
 static inline __attribute__((always_inline)) void
 stream_commit(struct router *r, int slot, uint32_t move, uint32_t push, uint32_t out_valid,
-	      uint32_t credit_in, uint32_t release, uint8_t steady)
+	      uint32_t credit_in, uint32_t release, bool steady)
 {
 #ifdef WORMCAST_DEBUG
 	r->move_d = move;
@@ -805,7 +805,6 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 	uint32_t nonempty = r->nonempty;
 	uint32_t ready;
 	uint32_t move = 0, out_valid = 0, release = 0, push, popped, m;
-	uint8_t steady;
 
 	uint32_t waiting = (nonempty | in_valid) & ~r->owning, queued = nonempty & ~r->owning;
 	bool conflict = false;
@@ -869,52 +868,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 	r->nonempty = nonempty | push;
 	note_fifo_changes(r, push, popped);
 	commit_sink_credits(r, out_valid, credit_in);
-	/*
-	 * Every input with a flit moved it, none a tail, no head waits (conflict), and
-	 * every link output sent to has two free slots: the steady cycle may follow, its
-	 * FIFOs passing flits through (router_pass_buffered()) while any hold some.
-	 */
-	if (conflict || release || (out_valid & r->credit1_q) || move != (r->nonempty | move))
-		steady = 0;
-	else
-		steady = r->nonempty ? ROUTER_STEADY_BUFFERED : ROUTER_STEADY;
-	stream_commit(r, slot, move, push, out_valid, credit_in, release, steady);
-	return true;
-}
-
-/*
- * router_pass_buffered() (router.h): each FIFO that holds flits passes one through: 1.
- * its head of line goes onto the wire slot, which the steady cycle moves (6, 7); 10.
- * the flit arriving, if one does, is written behind the last entry; the read pointer
- * advances, and the count stays or, with no flit arriving, falls by one.
- */
-__attribute__((noinline)) bool router_pass_buffered(struct router *r, int slot)
-{
-	uint32_t in_valid = r->in_valid[slot], nonempty = r->nonempty;
-	uint32_t drain = r->credit_out_q & ~in_valid;	/* FIFOs with no flit arriving */
-
-	if ((in_valid & ~r->credit_out_q) || (drain & ~nonempty) || !router_steady_credits(r, slot))
-		return false;
-	for (uint32_t m = nonempty; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-		struct router_input *in = &r->in[i];
-		flit_t *q = r->fifo + i * r->depth;
-		int wr = in->rd_ptr + in->count;
-		flit_t f = q[in->rd_ptr];
-
-		if (drain >> i & 1) {
-			if (--in->count == 0)
-				nonempty &= ~(1u << i);
-		} else {
-			q[wr >= r->depth ? wr - r->depth : wr] = in->flit[slot];
-		}
-		in->flit[slot] = f;
-		in->rd_ptr = (uint8_t)(in->rd_ptr + 1 == r->depth ? 0 : in->rd_ptr + 1);
-	}
-	r->nonempty = nonempty;
-	note_fifo_changes(r, 0, drain);		/* (every FIFO that drains shrank) */
-	if (!nonempty)
-		r->steady = ROUTER_STEADY;
+	stream_commit(r, slot, move, push, out_valid, credit_in, release, false);
 	return true;
 }
 

@@ -75,16 +75,9 @@ struct router_output {
  * the same cycle where tails left (their inputs in credit_out_q own nothing now, their
  * outputs in out_valid_q are free): the inputs of credit_out_q & owning stream on to
  * out_valid_q & owned_q.  Only router_join_steady() takes the steady cycle from it.
- * ROUTER_STEADY_BUFFERED: ROUTER_STEADY's cycle where flits are buffered, each FIFO
- * that holds some passing one through (router_pass_buffered()).  A tail in the
- * steady cycle ORs ROUTER_STEADY_RELEASED in (one instruction, as the constant's
- * store was): ROUTER_STEADY_RELEASED from 0 or ROUTER_STEADY, ROUTER_STEADY_BUFFERED
- * | ROUTER_STEADY_RELEASED with flits buffered, where the join is not tried; two
- * tails in one cycle leave what one does.
  */
 #define ROUTER_STEADY 1
-#define ROUTER_STEADY_RELEASED 3
-#define ROUTER_STEADY_BUFFERED (8 | ROUTER_STEADY)
+#define ROUTER_STEADY_RELEASED 2
 
 struct router {
 	/* Wires of cycles c and c + 1 (slot c & 1), consumed by router_eval(). */
@@ -100,9 +93,8 @@ struct router {
 	 * of those outputs is ready, the flits move again with no test of route or FIFO,
 	 * and every register but the output flits and the credit counts keeps its value.
 	 * Cleared by every other kind of cycle; a tail leaves ROUTER_STEADY_RELEASED.
-	 * With flits buffered, ROUTER_STEADY_BUFFERED (below).
 	 */
-	uint8_t steady;		/* 0 or ROUTER_STEADY, _RELEASED, _BUFFERED (below) */
+	uint8_t steady;		/* 0, ROUTER_STEADY or ROUTER_STEADY_RELEASED (below) */
 
 	/* Registers kept as bit masks over the ports. */
 	uint32_t nonempty;		/* bit i: in[i].count > 0 (derived, for speed) */
@@ -349,7 +341,6 @@ bool router_start_head(struct router *r, uint64_t cycle);
  * head-hops and as many cycles after a tail left come here (docs/performance.md).
  */
 bool router_join_steady(struct router *r, int slot);
-bool router_pass_buffered(struct router *r, int slot);
 /*
  * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
  * where router_streams() holds and no flit arrives.  Nothing is buffered, held or
@@ -362,52 +353,13 @@ bool router_pass_buffered(struct router *r, int slot);
  */
 void router_quiet(struct router *r, uint64_t cycle);
 /*
- * 8. The steady cycle's credits (struct router's steady): true if every output of
- * out_valid_q is ready, having counted the ejection outputs' credits (where not every
- * one sent to has its credit back) and applied the link outputs' changes; false,
- * having changed nothing but the link outputs' credits taken from the wires
- * (router_credit_in() applies them once), otherwise.
- */
-static inline __attribute__((always_inline)) bool router_steady_credits(struct router *r, int slot)
-{
-	uint32_t credit_in = r->credit_in[slot];
-
-	if (credit_in == (r->out_valid_q & ~r->link_mask))
-		return true;
-	credit_in = router_credit_in(r, slot);
-	if (r->out_valid_q & ~router_ready(r, credit_in))
-		return false;
-	commit_sink_credits(r, r->out_valid_q, credit_in);
-	return true;
-}
-/*
- * The steady cycle of a router with flits buffered (ROUTER_STEADY_BUFFERED): last
- * cycle (router_stream_buffered()) every input with a flit, the bits of credit_out_q,
- * moved it to all of its route, none was a tail, no head waits (every input that
- * holds flits is one of them: a message in progress) and nothing is held.  If this
- * cycle's wires bring a flit to exactly those inputs and every output of out_valid_q
- * is ready (router_steady_credits()), router_stream_buffered() would move each
- * input's head of line to the same outputs, store each arriving flit that was not
- * bypassed (those of the inputs that hold flits: their counts stay, no FIFO grows or
- * shrinks) and load the same out_valid_q and credit_out_q.  Each FIFO that holds
- * flits passes one through here: its head of line is put on the input's wire slot
- * and the arriving flit takes its place behind the last entry, so the steady cycle
- * (network.c) moves the wire slots as it does with nothing buffered.  True then;
- * false, having changed nothing but the credits router_steady_credits() takes,
- * otherwise.  On uniform traffic a worm that waited drains through its FIFOs at full
- * rate this way (docs/performance.md).
- */
-/*
  * The same cycle where flits are buffered and nothing is held, if no head waits
  * (every input with a flit has a message in progress), or one head arrives at an
  * empty FIFO and router_start_head() grants it, or every head waiting in a FIFO is
  * routed and wants an owned output (none is granted: each conflicts, conflict_now)
  * and none arrives at an empty one: false, having changed nothing but a route as
  * router_start_head() keeps it, otherwise.  Called only where something is
- * buffered: with nothing buffered it is router_streams().  If every input with a
- * flit moved it, none a tail, no head waits and every link output sent to has two
- * free slots, the router is left ROUTER_STEADY_BUFFERED (ROUTER_STEADY if its FIFOs
- * are empty now).
+ * buffered: with nothing buffered it is router_streams().
  */
 bool router_stream_buffered(struct router *r, uint64_t cycle);
 

@@ -72,19 +72,14 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 	/*
 	 * The steady cycle (network.c) moves the flits of credit_out_q's inputs to
 	 * out_valid_q without looking at FIFOs, holds or routes: they must be as it
-	 * assumes (with ROUTER_STEADY_RELEASED, tails left; with ROUTER_STEADY_BUFFERED,
-	 * the inputs holding flits are among them, router_pass_buffered(): router.h).
+	 * assumes (with ROUTER_STEADY_RELEASED, tails left: router.h).
 	 */
 	if (r->steady) {
-		bool released = (r->steady & ROUTER_STEADY_RELEASED) == ROUTER_STEADY_RELEASED;
-		uint8_t fifos = ROUTER_STEADY_BUFFERED & ~ROUTER_STEADY, kind = r->steady & ~fifos;
-		bool known = kind == ROUTER_STEADY || kind == ROUTER_STEADY_RELEASED;
-		uint32_t buffered = r->steady & fifos ? r->credit_out_q : 0;
+		bool released = r->steady == ROUTER_STEADY_RELEASED;
 
-		if (!r->credit_out_q || !known ||
+		if (!r->credit_out_q || r->steady > ROUTER_STEADY_RELEASED ||
 		    (!released && ((r->credit_out_q & ~r->owning) || (r->out_valid_q & ~r->owned_q))) ||
-		    (r->nonempty & ~buffered) || (buffered && !r->nonempty) ||
-		    r->hold_busy || r->n_vc != 1)
+		    r->nonempty || r->hold_busy || r->n_vc != 1)
 			return fail(r, err, errlen, "steady (%d) with credit_out_q 0x%x (owning 0x%x, "
 				    "nonempty 0x%x, hold %d, V %d): out_valid_q 0x%x, owned_q 0x%x",
 				    r->steady, r->credit_out_q, r->owning, r->nonempty, r->hold_busy,

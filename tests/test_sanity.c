@@ -185,25 +185,6 @@ static void corruptions(void)
 	/* Nor after its tails left (router_join_steady(), router.h). */
 	CORRUPT(r->steady, ROUTER_STEADY_RELEASED, "steady (");
 	CORRUPT(r->steady, ROUTER_STEADY_RELEASED + 1, "steady (");
-	/*
-	 * Nor passing its FIFOs' flits through (router_pass_buffered()) unless every input
-	 * that holds some moved last cycle: made to look as if another input with a message
-	 * had moved alone (its route sent), this one's flits waited.
-	 */
-	{
-		uint32_t credit_out = r->credit_out_q, out_valid = r->out_valid_q;
-		uint32_t others = r->owning & ~(1u << i);
-		int j = others ? __builtin_ctz(others) : i;
-
-		r->credit_out_q = 1u << j;
-		r->out_valid_q = r->in[j].route_q;
-		check(j != i && network_sanity(g.net, NULL, 0, err, sizeof(err)) == 0,
-		      "input %d moved alone beside input %d's flits: %s", j, i, err);
-		CORRUPT(r->steady, ROUTER_STEADY_BUFFERED, "steady (");
-		CORRUPT(r->steady, ROUTER_STEADY_BUFFERED | ROUTER_STEADY_RELEASED, "steady (");
-		r->credit_out_q = credit_out;
-		r->out_valid_q = out_valid;
-	}
 
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
