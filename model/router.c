@@ -557,16 +557,27 @@ void router_commit(struct router *r)
  * 4, 5. The one head f at input i, whose route is req, with no other head to order
  * it against: granted iff none of its outputs is owned, it takes them.  Not granted,
  * charged T_r (T_r > 0) or with no output at all: false, its route kept as
- * start_messages() keeps a waiting head's, and the full cycle decides.
+ * start_messages() keeps a waiting head's, and the full cycle decides.  In three
+ * pieces, because router_join_steady() decides between the test and the grant.
  */
 static inline __attribute__((always_inline)) bool
-grant_alone(struct router *r, int i, flit_t f, uint32_t req)
+alone_refused(const struct router *r, uint32_t req)
 {
-	if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0) {
-		r->in[i].req = req;
-		r->routed |= 1u << i;
-		return false;
-	}
+	return req == 0 || (req & r->owned_q) || r->params->replication_cost > 0;
+}
+
+/* A head not granted at once keeps its route, as a waiting head's (routed). */
+static inline __attribute__((always_inline)) void
+keep_route(struct router *r, int i, uint32_t req)
+{
+	r->in[i].req = req;
+	r->routed |= 1u << i;
+}
+
+/* 5. The granted head at input i takes the outputs of its route req. */
+static inline __attribute__((always_inline)) void
+take_outputs(struct router *r, int i, flit_t f, uint32_t req)
+{
 	r->msg_head[i] = f;
 	r->in[i].route_q = req;
 	r->owned_q |= req;
@@ -574,6 +585,16 @@ grant_alone(struct router *r, int i, flit_t f, uint32_t req)
 #ifdef WORMCAST_DEBUG
 	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
 #endif
+}
+
+static inline __attribute__((always_inline)) bool
+grant_alone(struct router *r, int i, flit_t f, uint32_t req)
+{
+	if (alone_refused(r, req)) {
+		keep_route(r, i, req);
+		return false;
+	}
+	take_outputs(r, i, f, req);
 	return true;
 }
 
@@ -641,10 +662,11 @@ join_steady(struct router *r, int slot, uint32_t in_valid, uint32_t extra)
 		/* 1, 3, 4: the one head, alone (grant_alone()'s conditions). */
 		if (!flit_is_head(f))
 			return false;	/* never: a flit at an input without a message is a head */
-		req = route_is_unicast(r->params, f) ? route_unicast(r->params, r->node, f, i) :
-						       route_of_tree_or_vc(r->params, r->node, f, i);
-		if (req == 0 || (req & r->owned_q) || r->params->replication_cost > 0)
-			return grant_alone(r, i, f, req);	/* false: the route kept, routed */
+		req = route_of(r->params, r->node, f, i);
+		if (alone_refused(r, req)) {
+			keep_route(r, i, req);
+			return false;
+		}
 	} else if (extra) {
 		req = r->in[i].route_q;		/* a worm that paused resumes */
 	}
@@ -652,8 +674,8 @@ join_steady(struct router *r, int slot, uint32_t in_valid, uint32_t extra)
 	credit_in = router_credit_in(r, slot);
 	if (outs & ~router_ready(r, credit_in))
 		return false;
-	if (head && !grant_alone(r, i, f, req))
-		return false;	/* never: checked above */
+	if (head)
+		take_outputs(r, i, f, req);
 	commit_sink_credits(r, outs, credit_in);
 	r->steady = (outs & r->credit1_q) ? 0 : ROUTER_STEADY;
 	r->out_valid_q = outs;
