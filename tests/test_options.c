@@ -77,34 +77,40 @@ static void numbers(void)
 	}
 }
 
+/*
+ * grow_array() of a (first 16, max 40) to hold need, checked to leave the capacity
+ * want; on failure a is freed and NULL returned, so the caller just stops.
+ */
+static int *grows_to(int *a, size_t *cap, size_t need, size_t want, const char *what)
+{
+	int *b = grow_array(a, cap, need, sizeof(*a), 16, 40);
+
+	check(b && *cap == want, "grow_array() %s: cap %zu (want %zu)", what, *cap, want);
+	if (!b)
+		free(a);
+	return b;
+}
+
 /* grow_array(): doubling from first, contents kept, clamped to max, overflow refused. */
 static void grows(void)
 {
 	size_t cap = 0, was;
-	int *a = grow_array(NULL, &cap, 1, sizeof(*a), 16, 40), *b;
+	int *a = grow_array(NULL, &cap, 1, sizeof(*a), 16, 40);
 
 	check(a && cap == 16, "grow_array() from empty: cap %zu (want 16)", cap);
 	if (!a)
 		return;
 	for (int k = 0; k < 16; k++)
 		a[k] = k;
-	b = grow_array(a, &cap, 17, sizeof(*a), 16, 40);
-	check(b && cap == 32, "grow_array() when full doubles: cap %zu (want 32)", cap);
-	if (!b) {
-		free(a);
+	a = grows_to(a, &cap, 17, 32, "when full doubles");
+	if (!a)
 		return;
-	}
-	a = b;
 	check(a[0] == 0 && a[15] == 15, "grow_array() keeps the elements");
 	check(grow_array(a, &cap, 20, sizeof(*a), 16, 40) == a && cap == 32,
 	      "grow_array() with room: the same array, cap %zu (want 32)", cap);
-	b = grow_array(a, &cap, 33, sizeof(*a), 16, 40);
-	check(b && cap == 40, "grow_array() stops at max: cap %zu (want 40)", cap);
-	if (!b) {
-		free(a);
+	a = grows_to(a, &cap, 33, 40, "stops at max");
+	if (!a)
 		return;
-	}
-	a = b;
 	errno = 0;
 	check(!grow_array(a, &cap, 41, sizeof(*a), 16, 40) && cap == 40 && errno == ENOMEM,
 	      "grow_array() past max refused: cap %zu (want 40), errno %d", cap, errno);
