@@ -1114,6 +1114,23 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 }
 
 /*
+ * Message m was made by its source's plan: its tag is (source, k) with k a send the
+ * plan has made (step_issue()).  Checked before an event of a static schedule is
+ * acted on, by step_event() and by the simulation's narrow hooks; node names the
+ * event in the error.
+ */
+static inline bool sent_by_plan(struct skeleton *sk, int node, const struct message *m)
+{
+	/* (u == source also bounds u: a source is a node.) */
+	if ((int64_t)(m->tag >> 32) != m->source ||
+	    (uint32_t)m->tag >= sk->node[m->source].made) {
+		fail(sk, "node %d: event for message %d, which no plan sent", node, m->id);
+		return false;
+	}
+	return true;
+}
+
+/*
  * SEND_DONE of message m, send k of its source: of the one send in flight, the node's
  * last; the node may make its next.  Reached through step_event() and through the
  * simulation's narrow hook (step_sim_send_done()); node names the event in the error.
@@ -1134,15 +1151,12 @@ static inline void step_send_done(struct skeleton *sk, const struct transport *t
 static void step_event(struct skeleton *sk, const struct transport *t, const struct sim_event *ev)
 {
 	const struct message *m = ev->msg;
-	uint64_t u = ev->tag >> 32;
-	uint32_t k = (uint32_t)ev->tag;
+	uint32_t k = (uint32_t)m->tag;
 
 	if (ev->kind == EV_HEAD_ARRIVED)
 		return;		/* (no head barriers, no cut-through) */
-	if (u >= (uint64_t)sk->nodes || (int)u != m->source || k >= sk->node[u].made) {
-		fail(sk, "node %d: event for message %d, which no plan sent", ev->node, m->id);
+	if (!sent_by_plan(sk, ev->node, m))
 		return;
-	}
 	if (ev->kind == EV_TAIL_ARRIVED) {
 		step_receive(sk, t, ev->node, m, k);
 		return;
@@ -1317,15 +1331,9 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev)
 static void step_sim_send_done(void *ctx, struct sim *s, const struct message *m)
 {
 	struct skeleton *sk = ctx;
-	uint64_t u = m->tag >> 32;
 
-	if (!run_sim(sk, s, m->source))
+	if (!run_sim(sk, s, m->source) || !sent_by_plan(sk, m->source, m))
 		return;
-	/* Sent by its source's plan (u == source: u < nodes), as step_event() checks. */
-	if ((int64_t)u != m->source) {
-		fail(sk, "node %d: event for message %d, which no plan sent", m->source, m->id);
-		return;
-	}
 	step_send_done(sk, &sk->tx, m->source, m, (uint32_t)m->tag);
 }
 
@@ -1345,8 +1353,6 @@ void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim 
 static void step_sim_delivered(void *ctx, struct sim *s, const struct message *m)
 {
 	struct skeleton *sk = ctx;
-	uint64_t u = m->tag >> 32;
-	uint32_t k = (uint32_t)m->tag;
 
 	if (!run_sim(sk, s, m->address))
 		return;
@@ -1357,12 +1363,8 @@ static void step_sim_delivered(void *ctx, struct sim *s, const struct message *m
 		return;
 	}
 #endif
-	/* Sent by its source's plan (u == source: u < nodes), as step_event() checks. */
-	if ((int64_t)u != m->source || k >= sk->node[u].made) {
-		fail(sk, "node %d: event for message %d, which no plan sent", m->address, m->id);
-		return;
-	}
-	step_receive(sk, &sk->tx, m->address, m, k);
+	if (sent_by_plan(sk, m->address, m))
+		step_receive(sk, &sk->tx, m->address, m, (uint32_t)m->tag);
 }
 
 void (*skeleton_sim_delivered(const struct skeleton *sk))(void *ctx, struct sim *s,
