@@ -116,6 +116,7 @@ void algo_driver(struct algo_session *x, struct driver *d)
 	*d = (struct driver){ .ctx = x->sk, .start = drv_start,
 			      .event = delivered ? NULL : skeleton_sim_event, .delivered = delivered,
 			      .send_done = skeleton_sim_send_done(x->sk),
+			      .send_done_gates = skeleton_sim_send_done_gates(x->sk),
 			      .release_messages = skeleton_releases_messages(x->sk) };
 }
 

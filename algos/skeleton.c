@@ -52,9 +52,11 @@ struct node_plan {
 	uint32_t nkeys, capkeys;
 	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
 	uint64_t head_cycle;
-	/* A static schedule (algorithm.step) instead of x and keys: sends 0 .. made - 1 made. */
+	/*
+	 * A static schedule (algorithm.step) instead of x and keys: sends 0 .. made - 1 made;
+	 * send made - 1 has left the NI when the node's gate counts `made` SEND_DONEs.
+	 */
 	uint32_t made;
-	bool in_flight;		/* send made - 1 has not left the NI */
 	bool finished;		/* the schedule has no send `made` */
 	/*
 	 * Send `made`'s block and awaited block found held (held blocks stay held): each
@@ -97,6 +99,12 @@ struct skeleton {
 	unsigned width;
 	uint64_t mask;
 	struct node_plan *node;
+	/*
+	 * A static schedule's SEND_DONEs, per node: counted by the simulation, which calls
+	 * the narrow hook only where `call` asks (driver.send_done_gates), or by
+	 * step_event().  A node's send is in flight while its count is below `made`.
+	 */
+	struct send_done_gate *gate;
 	bool keep_words;	/* holdings keep words (partial sums); else messages are released */
 	struct holdings held;
 	int *round_pending;	/* messages of each round not yet delivered everywhere */
@@ -538,7 +546,9 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	sk->just_held = HELD_EMPTY;
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
-	if (!sk->node || holdings_rows(&sk->held, &(struct holdings_rows){
+	if (a->step)
+		sk->gate = calloc((size_t)sk->nodes, sizeof(*sk->gate));
+	if (!sk->node || (a->step && !sk->gate) || holdings_rows(&sk->held, &(struct holdings_rows){
 			.nodes = sk->nodes, .only_node = row_node(sk), .dest = row_dest(sk),
 			.o_lo = origins_lo(sk), .o_hi = origins_lo(sk) + origins_n(sk),
 			.blocks = sk->blocks, .words = sk->keep_words })) {
@@ -561,6 +571,7 @@ void skeleton_destroy(struct skeleton *sk)
 			free(sk->node[v].keys);
 		}
 	free(sk->node);
+	free(sk->gate);
 	free(sk->round_pending);
 	free(sk->heads_pending);
 	free(sk->buf);
@@ -1026,10 +1037,15 @@ static __attribute__((noinline)) void step_issue(struct skeleton *sk, const stru
 		r.data = sk->buf;
 	}
 	np->made++;
-	np->in_flight = true;
 	if (t->send(t->impl, v, &r) < 0)
 		fail(sk, "node %d: send to %d refused: %s", v, np->next_dest, t->error(t->impl));
 	step_next(sk, v);
+	/*
+	 * The hook at this send's SEND_DONE only if the next one may go then: not while it
+	 * waits for a block that only a receipt can bring (step_receive() asks for the hook
+	 * when that block comes before the SEND_DONE).
+	 */
+	sk->gate[v].call = !np->finished && (np->wait_ok || !np->wait_by_receipt);
 }
 
 /* Node v's next send, if its previous one has left the NI and it holds its blocks. */
@@ -1038,7 +1054,7 @@ static inline __attribute__((always_inline)) void step_try(struct skeleton *sk,
 {
 	struct node_plan *np = &sk->node[v];
 
-	if (np->in_flight || np->finished ||
+	if (sk->gate[v].done != np->made || np->finished ||
 	    (!np->block_ok && !(np->block_ok = holds(sk, v, np->next_block))) ||
 	    (!np->wait_ok &&
 	     (np->wait_by_receipt || !(np->wait_ok = holds(sk, v, np->next_wait)))))
@@ -1106,9 +1122,10 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 		return;
 	/* The awaited block of the node's next send is held now; any other is a stray. */
 	np = &sk->node[v];
-	if (block == np->next_wait)
+	if (block == np->next_wait) {
 		np->wait_ok = true;
-	else
+		sk->gate[v].call = true;	/* if its send is still in flight */
+	} else
 		np->stray++;
 	step_try(sk, t, v);
 }
@@ -1131,20 +1148,23 @@ static inline bool sent_by_plan(struct skeleton *sk, int node, const struct mess
 }
 
 /*
- * SEND_DONE of message m, send k of its source: of the one send in flight, the node's
- * last; the node may make its next.  Reached through step_event() and through the
- * simulation's narrow hook (step_sim_send_done()); node names the event in the error.
+ * SEND_DONE of message m, send k of its source, counted (by the simulation or by
+ * step_event()): of the one send in flight, the node's last; the node may make its
+ * next.  Reached through step_event() and through the simulation's narrow hook
+ * (step_sim_send_done(), called only where the node's gate asks); node names the event
+ * in the error.  The SEND_DONEs without a call are checked by their count: a node
+ * tries its next send only at `made` of them, and step_check_sends() finds any other
+ * count at the end; each message's tag is checked at its tail (step_sim_delivered()).
  */
 static inline void step_send_done(struct skeleton *sk, const struct transport *t, int node,
 				  const struct message *m, uint32_t k)
 {
 	struct node_plan *np = &sk->node[m->source];
 
-	if (!np->in_flight || k + 1 != np->made) {
+	if (sk->gate[m->source].done != np->made || k + 1 != np->made) {
 		fail(sk, "node %d: event for message %d, which no plan sent", node, m->id);
 		return;
 	}
-	np->in_flight = false;
 	step_try(sk, t, m->source);
 }
 
@@ -1161,6 +1181,7 @@ static void step_event(struct skeleton *sk, const struct transport *t, const str
 		step_receive(sk, t, ev->node, m, k);
 		return;
 	}
+	sk->gate[m->source].done++;	/* (counted here: no gates without the narrow hook) */
 	step_send_done(sk, t, ev->node, m, k);
 }
 
@@ -1173,7 +1194,12 @@ static int step_check_sends(const struct skeleton *sk, char *err, size_t len)
 		const struct node_plan *np = &sk->node[v];
 		struct step st;
 
-		if (np->in_flight && sk->a->step(&sk->p, v, (int)np->made - 1, &st)) {
+		if (sk->gate[v].done > np->made) {
+			snprintf(err, len, "node %d: %u SEND_DONE events for its %u sends", v,
+				 sk->gate[v].done, np->made);
+			return -1;
+		}
+		if (sk->gate[v].done < np->made && sk->a->step(&sk->p, v, (int)np->made - 1, &st)) {
 			snprintf(err, len, "node %d: its send to %d never left the NI", v, st.dest);
 			return -1;
 		}
@@ -1326,7 +1352,8 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev)
 /*
  * A static schedule's SEND_DONE through the simulation's narrow hook: step_event()'s
  * SEND_DONE path (the same checks, the same next send) without the event record and
- * the dispatch on its kind.
+ * the dispatch on its kind.  Called only where the node's gate asks (the simulation has
+ * counted it): where the node's next send may go.
  */
 static void step_sim_send_done(void *ctx, struct sim *s, const struct message *m)
 {
@@ -1341,6 +1368,11 @@ void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim 
 							      const struct message *m)
 {
 	return sk->a->step ? step_sim_send_done : NULL;
+}
+
+struct send_done_gate *skeleton_sim_send_done_gates(struct skeleton *sk)
+{
+	return sk->gate;
 }
 
 /*

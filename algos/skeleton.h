@@ -200,6 +200,12 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev);
 void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim *s,
 							      const struct message *m);
 /*
+ * driver.send_done_gates, with that hook and only with it (NULL when it is NULL): the
+ * simulation counts the static schedule's SEND_DONEs and calls the hook only where a
+ * node's next send may go at one.
+ */
+struct send_done_gate *skeleton_sim_send_done_gates(struct skeleton *sk);
+/*
  * driver.delivered for the same simulation, or NULL: a static schedule's tail (its
  * message's only one) without an event record.  With it the driver has no event(): the
  * skeleton then needs no other event (no heads: skeleton_start() refuses cut-through).

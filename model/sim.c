@@ -769,11 +769,14 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		/* (Most cycles: the hook's test only where a tail left an NI.) */
 	} else if (d && d->send_done) {
 		/* The narrow hook: the same calls in the same order, no event record. */
+		struct send_done_gate *gates = d->send_done_gates;
+
 		for (int k = 0; k < s->n_pending_done; k++) {
 			struct message *m = s->pending_done[k];
 
 			m->send_done = true;
-			d->send_done(d->ctx, s, m);
+			if (!gates || (gates[m->source].done++, gates[m->source].call))
+				d->send_done(d->ctx, s, m);
 			release_if_finished(s, d, m);
 		}
 		s->n_pending_done = 0;
