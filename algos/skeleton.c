@@ -1064,7 +1064,9 @@ static __attribute__((noinline)) void step_issue(struct skeleton *sk, const stru
 		r.data = sk->buf;
 	}
 	sk->made[v]++;
-	if (t->send(t->impl, v, &r) < 0)
+	/* (The request's shape is send_unicast()'s when it has a key.) */
+	if ((r.key && t->send_unicast ? t->send_unicast(t->impl, v, r.dest, r.len, r.key, r.tag)
+				      : t->send(t->impl, v, &r)) < 0)
 		fail(sk, "node %d: send to %d refused: %s", v, np->next_dest, t->error(t->impl));
 	step_next(sk, v);
 	/*

@@ -166,6 +166,12 @@ struct transport {
 	void *impl;
 	/* Returns the message id (dense from 0), or -1 with a reason from error(). */
 	int (*send)(void *impl, int node, const struct send_req *r);
+	/*
+	 * Optional: send() of an R message without IR, words from key, the channel the
+	 * transport's (sim_send_unicast()): a static schedule's sends, with a key.
+	 */
+	int (*send_unicast)(void *impl, int node, int dest, int len, const struct payload_key *key,
+			    uint64_t tag);
 	const char *(*error)(void *impl);
 	/*
 	 * The transport moves no payload (the contention-free evaluation): sends carry no

@@ -285,6 +285,15 @@ uint64_t sim_now(const struct sim *s);
 /* Send from node.  Returns the message id, or -1 with a reason in sim_error(). */
 int sim_send(struct sim *s, int node, const struct send_req *r);
 /*
+ * sim_send() of { .dest = dest, .type = HDR_R, .len = len, .key = key, .channel = -1,
+ * .tag = tag }: an R message without IR, its words generated from key (not NULL), on
+ * the channel the NI chooses; the same checks and the same message.  For a static
+ * schedule's sends, all of that shape: no request is built and read again, and the
+ * fixed fields cost no tests.
+ */
+int sim_send_unicast(struct sim *s, int node, int dest, int len, const struct payload_key *key,
+		     uint64_t tag);
+/*
  * The driver does not use EV_HEAD_ARRIVED: from now on the simulation does not make
  * them (a driver tells it in its start(); the skeleton of a run whose plan counts no
  * heads).  A head event is otherwise about fifty instructions a message for nothing.
