@@ -56,10 +56,10 @@ struct node_plan {
 
 /*
  * A node of a static schedule (algorithm.step), instead of its node_plan's sends and
- * keys: in an array of its own, 32 bytes a node, aligned, one cache line for two nodes.
- * A message touches two nodes' records (its source's at the receipt's check of its
- * tag, its receiver's); in the node_plan (104 bytes, the plans' fields first) they were
- * two lines more often than not, and the array 104 KB on Q_10 against 32 KB.
+ * keys: in an array of its own, 32 bytes a node, aligned, one cache line for two nodes
+ * (in the node_plan, 104 bytes with the plans' fields first, they straddled two lines
+ * more often than not, and the array was 104 KB on Q_10 against 32 KB).  The count of
+ * sends made is apart (skeleton.made).
  */
 struct step_node {
 	uint64_t next_block, next_wait;	/* send `made`: its block, the block it waits for */
@@ -78,7 +78,7 @@ struct step_node {
 	 */
 	bool block_ok, wait_ok;
 	bool wait_by_receipt;	/* wait_ok is set by the awaited block's receipt (wait_once) */
-	uint32_t spare;
+	uint32_t unused;	/* (to 32 bytes) */
 };
 
 _Static_assert(sizeof(struct step_node) == 32, "a static schedule's node is 32 bytes");
@@ -573,7 +573,8 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 		if (sk->step)
 			memset(sk->step, 0, size);
 	}
-	if (!sk->node || (a->step && (!sk->gate || !sk->step || !sk->made)) || holdings_rows(&sk->held, &(struct holdings_rows){
+	if (!sk->node || (a->step && (!sk->gate || !sk->step || !sk->made)) ||
+	    holdings_rows(&sk->held, &(struct holdings_rows){
 			.nodes = sk->nodes, .only_node = row_node(sk), .dest = row_dest(sk),
 			.o_lo = origins_lo(sk), .o_hi = origins_lo(sk) + origins_n(sk),
 			.blocks = sk->blocks, .words = sk->keep_words })) {
