@@ -28,6 +28,12 @@ static int sim_tx_send(void *impl, int node, const struct send_req *r)
 	return sim_send(impl, node, r);
 }
 
+static int sim_tx_send_unicast(void *impl, int node, int dest, int len,
+			       const struct payload_key *key, uint64_t tag)
+{
+	return sim_send_unicast(impl, node, dest, len, key, tag);
+}
+
 static const char *sim_tx_error(void *impl)
 {
 	return sim_error(impl);
@@ -35,7 +41,8 @@ static const char *sim_tx_error(void *impl)
 
 static void drv_start(void *ctx, struct sim *s)
 {
-	struct transport t = { .impl = s, .send = sim_tx_send, .error = sim_tx_error };
+	struct transport t = { .impl = s, .send = sim_tx_send, .send_unicast = sim_tx_send_unicast,
+			       .error = sim_tx_error };
 
 	skeleton_start(ctx, &t);
 	if (!skeleton_counts_heads(ctx))
@@ -116,6 +123,7 @@ void algo_driver(struct algo_session *x, struct driver *d)
 	*d = (struct driver){ .ctx = x->sk, .start = drv_start,
 			      .event = delivered ? NULL : skeleton_sim_event, .delivered = delivered,
 			      .send_done = skeleton_sim_send_done(x->sk),
+			      .send_done_gates = skeleton_sim_send_done_gates(x->sk),
 			      .release_messages = skeleton_releases_messages(x->sk) };
 }
 

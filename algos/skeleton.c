@@ -52,16 +52,17 @@ struct node_plan {
 	uint32_t nkeys, capkeys;
 	int head_msg;		/* cut-through: the message whose head arrived last, or -1 */
 	uint64_t head_cycle;
-	/* A static schedule (algorithm.step) instead of x and keys: sends 0 .. made - 1 made. */
-	uint32_t made;
-	bool in_flight;		/* send made - 1 has not left the NI */
-	bool finished;		/* the schedule has no send `made` */
-	/*
-	 * Send `made`'s block and awaited block found held (held blocks stay held): each
-	 * is looked up until it is, not again at every later test.
-	 */
-	bool block_ok, wait_ok;
-	bool wait_by_receipt;	/* wait_ok is set by the awaited block's receipt (wait_once) */
+};
+
+/*
+ * A node of a static schedule (algorithm.step), instead of its node_plan's sends and
+ * keys: in an array of its own, 32 bytes a node, aligned, one cache line for two nodes
+ * (in the node_plan, 104 bytes with the plans' fields first, they straddled two lines
+ * more often than not, and the array was 104 KB on Q_10 against 32 KB).  The count of
+ * sends made is apart (skeleton.made).
+ */
+struct step_node {
+	uint64_t next_block, next_wait;	/* send `made`: its block, the block it waits for */
 	/*
 	 * Blocks received while they were not the awaited block of the node's next send,
 	 * less those a wait_once send's lookup found since: while 0, a wait_once send's
@@ -69,9 +70,18 @@ struct node_plan {
 	 * for it.  An overcount (a block no send awaits) costs lookups only.
 	 */
 	uint32_t stray;
-	int next_dest;		/* send `made`: its destination, its block, the block it waits for */
-	uint64_t next_block, next_wait;
+	int next_dest;			/* send `made`'s destination */
+	bool finished;			/* the schedule has no send `made` */
+	/*
+	 * Send `made`'s block and awaited block found held (held blocks stay held): each
+	 * is looked up until it is, not again at every later test.
+	 */
+	bool block_ok, wait_ok;
+	bool wait_by_receipt;	/* wait_ok is set by the awaited block's receipt (wait_once) */
+	uint32_t unused;	/* (to 32 bytes) */
 };
+
+_Static_assert(sizeof(struct step_node) == 32, "a static schedule's node is 32 bytes");
 
 /* A static send that waits for no block (next_wait). */
 #define NO_WAIT UINT64_MAX
@@ -97,6 +107,21 @@ struct skeleton {
 	unsigned width;
 	uint64_t mask;
 	struct node_plan *node;
+	/*
+	 * A static schedule's SEND_DONEs, per node: counted by the simulation, which calls
+	 * the narrow hook only where `call` asks (driver.send_done_gates), or by
+	 * step_event().  A node's send is in flight while its count is below `made`.
+	 */
+	struct send_done_gate *gate;
+	struct step_node *step;		/* a static schedule's nodes */
+	/*
+	 * Per node of a static schedule: sends 0 .. made - 1 made; send made - 1 has left
+	 * the NI when the node's gate counts `made` SEND_DONEs.  Apart, 4 bytes a node: every
+	 * receipt checks its message's tag against its source's count (sent_by_plan()), a
+	 * node the receiver's work touches nowhere else (in the 32-byte records a read miss
+	 * in most receipts on Q_10, by `perf annotate`).
+	 */
+	uint32_t *made;
 	bool keep_words;	/* holdings keep words (partial sums); else messages are released */
 	struct holdings held;
 	int *round_pending;	/* messages of each round not yet delivered everywhere */
@@ -538,7 +563,18 @@ struct skeleton *skeleton_create(const struct algorithm *a, const struct algo_pa
 	sk->just_held = HELD_EMPTY;
 	holdings_init(&sk->held);
 	sk->node = calloc((size_t)sk->nodes, sizeof(*sk->node));
-	if (!sk->node || holdings_rows(&sk->held, &(struct holdings_rows){
+	if (a->step) {
+		size_t size = sizeof(*sk->step) * (size_t)sk->nodes;
+
+		sk->gate = calloc((size_t)sk->nodes, sizeof(*sk->gate));
+		sk->made = calloc((size_t)sk->nodes, sizeof(*sk->made));
+		/* (Aligned: a record never straddles two cache lines.) */
+		sk->step = aligned_alloc(64, (size + 63) & ~(size_t)63);
+		if (sk->step)
+			memset(sk->step, 0, size);
+	}
+	if (!sk->node || (a->step && (!sk->gate || !sk->step || !sk->made)) ||
+	    holdings_rows(&sk->held, &(struct holdings_rows){
 			.nodes = sk->nodes, .only_node = row_node(sk), .dest = row_dest(sk),
 			.o_lo = origins_lo(sk), .o_hi = origins_lo(sk) + origins_n(sk),
 			.blocks = sk->blocks, .words = sk->keep_words })) {
@@ -561,6 +597,9 @@ void skeleton_destroy(struct skeleton *sk)
 			free(sk->node[v].keys);
 		}
 	free(sk->node);
+	free(sk->gate);
+	free(sk->step);
+	free(sk->made);
 	free(sk->round_pending);
 	free(sk->heads_pending);
 	free(sk->buf);
@@ -955,10 +994,10 @@ static void receive(struct skeleton *sk, const struct transport *t, int v,
  */
 static inline __attribute__((always_inline)) void step_next(struct skeleton *sk, int v)
 {
-	struct node_plan *np = &sk->node[v];
+	struct step_node *np = &sk->step[v];
 	struct step st;
 
-	np->finished = !sk->a->step(&sk->p, v, (int)np->made, &st);
+	np->finished = !sk->a->step(&sk->p, v, (int)sk->made[v], &st);
 	if (np->finished)
 		return;
 	np->finished = true;
@@ -990,7 +1029,7 @@ static inline __attribute__((always_inline)) void step_next(struct skeleton *sk,
 #ifdef WORMCAST_DEBUG
 	if (np->wait_ok != holds(sk, v, np->next_wait))
 		fail(sk, "node %d: its send %u's awaited block is %sheld, its receipts say "
-		     "otherwise (wait_once)", v, np->made, np->wait_ok ? "not " : "");
+		     "otherwise (wait_once)", v, sk->made[v], np->wait_ok ? "not " : "");
 #endif
 }
 
@@ -998,10 +1037,10 @@ static inline __attribute__((always_inline)) void step_next(struct skeleton *sk,
 static __attribute__((noinline)) void step_issue(struct skeleton *sk, const struct transport *t,
 						 int v)
 {
-	struct node_plan *np = &sk->node[v];
+	struct step_node *np = &sk->step[v];
 	struct send_req r = {
 		.dest = np->next_dest, .type = HDR_R, .len = 1 + sk->words, .channel = -1,
-		.tag = (uint64_t)v << 32 | np->made,
+		.tag = (uint64_t)v << 32 | sk->made[v],
 	};
 	struct payload_key key;
 
@@ -1010,9 +1049,9 @@ static __attribute__((noinline)) void step_issue(struct skeleton *sk, const stru
 		/* The send kept since the last one was made is still the schedule's. */
 		struct step st;
 
-		if (!sk->a->step(&sk->p, v, (int)np->made, &st) || st.dest != np->next_dest ||
+		if (!sk->a->step(&sk->p, v, (int)sk->made[v], &st) || st.dest != np->next_dest ||
 		    block_key(st.b_origin, st.b_dest, st.b_index) != np->next_block)
-			fail(sk, "node %d: its kept send %u is not the schedule's", v, np->made);
+			fail(sk, "node %d: its kept send %u is not the schedule's", v, sk->made[v]);
 	}
 #endif
 	if (!t->no_words && !t->stored_words) {
@@ -1025,20 +1064,27 @@ static __attribute__((noinline)) void step_issue(struct skeleton *sk, const stru
 			return;
 		r.data = sk->buf;
 	}
-	np->made++;
-	np->in_flight = true;
-	if (t->send(t->impl, v, &r) < 0)
+	sk->made[v]++;
+	/* (The request's shape is send_unicast()'s when it has a key.) */
+	if ((r.key && t->send_unicast ? t->send_unicast(t->impl, v, r.dest, r.len, r.key, r.tag)
+				      : t->send(t->impl, v, &r)) < 0)
 		fail(sk, "node %d: send to %d refused: %s", v, np->next_dest, t->error(t->impl));
 	step_next(sk, v);
+	/*
+	 * The hook at this send's SEND_DONE only if the next one may go then: not while it
+	 * waits for a block that only a receipt can bring (step_receive() asks for the hook
+	 * when that block comes before the SEND_DONE).
+	 */
+	sk->gate[v].call = !np->finished && (np->wait_ok || !np->wait_by_receipt);
 }
 
 /* Node v's next send, if its previous one has left the NI and it holds its blocks. */
 static inline __attribute__((always_inline)) void step_try(struct skeleton *sk,
 							    const struct transport *t, int v)
 {
-	struct node_plan *np = &sk->node[v];
+	struct step_node *np = &sk->step[v];
 
-	if (np->in_flight || np->finished ||
+	if (sk->gate[v].done != sk->made[v] || np->finished ||
 	    (!np->block_ok && !(np->block_ok = holds(sk, v, np->next_block))) ||
 	    (!np->wait_ok &&
 	     (np->wait_by_receipt || !(np->wait_ok = holds(sk, v, np->next_wait)))))
@@ -1068,7 +1114,7 @@ static void step_start(struct skeleton *sk, const struct transport *t)
 static __attribute__((noinline)) void step_receive(struct skeleton *sk, const struct transport *t,
 						   int v, const struct message *m, uint32_t k)
 {
-	struct node_plan *np;
+	struct step_node *np;
 	struct step st;
 	uint64_t block;
 
@@ -1105,10 +1151,11 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 	if (!hold_received_at(sk, v, m, block, st.b_origin, st.b_dest, st.b_index, NULL))
 		return;
 	/* The awaited block of the node's next send is held now; any other is a stray. */
-	np = &sk->node[v];
-	if (block == np->next_wait)
+	np = &sk->step[v];
+	if (block == np->next_wait) {
 		np->wait_ok = true;
-	else
+		sk->gate[v].call = true;	/* if its send is still in flight */
+	} else
 		np->stray++;
 	step_try(sk, t, v);
 }
@@ -1123,7 +1170,7 @@ static inline bool sent_by_plan(struct skeleton *sk, int node, const struct mess
 {
 	/* (u == source also bounds u: a source is a node.) */
 	if ((int64_t)(m->tag >> 32) != m->source ||
-	    (uint32_t)m->tag >= sk->node[m->source].made) {
+	    (uint32_t)m->tag >= sk->made[m->source]) {
 		fail(sk, "node %d: event for message %d, which no plan sent", node, m->id);
 		return false;
 	}
@@ -1131,20 +1178,23 @@ static inline bool sent_by_plan(struct skeleton *sk, int node, const struct mess
 }
 
 /*
- * SEND_DONE of message m, send k of its source: of the one send in flight, the node's
- * last; the node may make its next.  Reached through step_event() and through the
- * simulation's narrow hook (step_sim_send_done()); node names the event in the error.
+ * SEND_DONE of message m, send k of its source, counted (by the simulation or by
+ * step_event()): of the one send in flight, the node's last; the node may make its
+ * next.  Reached through step_event() and through the simulation's narrow hook
+ * (step_sim_send_done(), called only where the node's gate asks); node names the event
+ * in the error.  The SEND_DONEs without a call are checked by their count: a node
+ * tries its next send only at `made` of them, and step_check_sends() finds any other
+ * count at the end; each message's tag is checked at its tail (step_sim_delivered()).
  */
 static inline void step_send_done(struct skeleton *sk, const struct transport *t, int node,
 				  const struct message *m, uint32_t k)
 {
-	struct node_plan *np = &sk->node[m->source];
+	uint32_t made = sk->made[m->source];
 
-	if (!np->in_flight || k + 1 != np->made) {
+	if (sk->gate[m->source].done != made || k + 1 != made) {
 		fail(sk, "node %d: event for message %d, which no plan sent", node, m->id);
 		return;
 	}
-	np->in_flight = false;
 	step_try(sk, t, m->source);
 }
 
@@ -1161,6 +1211,7 @@ static void step_event(struct skeleton *sk, const struct transport *t, const str
 		step_receive(sk, t, ev->node, m, k);
 		return;
 	}
+	sk->gate[m->source].done++;	/* (counted here: no gates without the narrow hook) */
 	step_send_done(sk, t, ev->node, m, k);
 }
 
@@ -1170,10 +1221,16 @@ static int step_check_sends(const struct skeleton *sk, char *err, size_t len)
 	char b[48];
 
 	for (int v = 0; v < sk->nodes; v++) {
-		const struct node_plan *np = &sk->node[v];
+		const struct step_node *np = &sk->step[v];
 		struct step st;
 
-		if (np->in_flight && sk->a->step(&sk->p, v, (int)np->made - 1, &st)) {
+		if (sk->gate[v].done > sk->made[v]) {
+			snprintf(err, len, "node %d: %u SEND_DONE events for its %u sends", v,
+				 sk->gate[v].done, sk->made[v]);
+			return -1;
+		}
+		if (sk->gate[v].done < sk->made[v] &&
+		    sk->a->step(&sk->p, v, (int)sk->made[v] - 1, &st)) {
 			snprintf(err, len, "node %d: its send to %d never left the NI", v, st.dest);
 			return -1;
 		}
@@ -1183,7 +1240,7 @@ static int step_check_sends(const struct skeleton *sk, char *err, size_t len)
 				       np->next_wait : np->next_block;
 
 			snprintf(err, len, "node %d: its send to %d (group %u) was never made: it "
-				 "waits for block %s", v, np->next_dest, np->made,
+				 "waits for block %s", v, np->next_dest, sk->made[v],
 				 block_text(key, b, sizeof(b)));
 			return -1;
 		}
@@ -1326,7 +1383,8 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev)
 /*
  * A static schedule's SEND_DONE through the simulation's narrow hook: step_event()'s
  * SEND_DONE path (the same checks, the same next send) without the event record and
- * the dispatch on its kind.
+ * the dispatch on its kind.  Called only where the node's gate asks (the simulation has
+ * counted it): where the node's next send may go.
  */
 static void step_sim_send_done(void *ctx, struct sim *s, const struct message *m)
 {
@@ -1341,6 +1399,11 @@ void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim 
 							      const struct message *m)
 {
 	return sk->a->step ? step_sim_send_done : NULL;
+}
+
+struct send_done_gate *skeleton_sim_send_done_gates(struct skeleton *sk)
+{
+	return sk->gate;
 }
 
 /*

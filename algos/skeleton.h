@@ -166,6 +166,12 @@ struct transport {
 	void *impl;
 	/* Returns the message id (dense from 0), or -1 with a reason from error(). */
 	int (*send)(void *impl, int node, const struct send_req *r);
+	/*
+	 * Optional: send() of an R message without IR, words from key, the channel the
+	 * transport's (sim_send_unicast()): a static schedule's sends, with a key.
+	 */
+	int (*send_unicast)(void *impl, int node, int dest, int len, const struct payload_key *key,
+			    uint64_t tag);
 	const char *(*error)(void *impl);
 	/*
 	 * The transport moves no payload (the contention-free evaluation): sends carry no
@@ -199,6 +205,12 @@ void skeleton_sim_event(void *ctx, struct sim *s, const struct sim_event *ev);
  */
 void (*skeleton_sim_send_done(const struct skeleton *sk))(void *ctx, struct sim *s,
 							      const struct message *m);
+/*
+ * driver.send_done_gates, with that hook and only with it (NULL when it is NULL): the
+ * simulation counts the static schedule's SEND_DONEs and calls the hook only where a
+ * node's next send may go at one.
+ */
+struct send_done_gate *skeleton_sim_send_done_gates(struct skeleton *sk);
 /*
  * driver.delivered for the same simulation, or NULL: a static schedule's tail (its
  * message's only one) without an event record.  With it the driver has no event(): the

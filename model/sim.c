@@ -614,6 +614,24 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	return m->id;
 }
 
+/*
+ * sim_send() inlined (flatten: with everything it calls) into a request constant but
+ * for its node, destination, key and tag: the compiler drops the tests and branches of
+ * the fixed fields (a second entry, not a second body).  sim_send() itself is compiled
+ * as before (sharing an always_inline body instead moved the code of both, and the
+ * traffic, which sends through sim_send(), ran 2 % slower by CPU for the same
+ * instructions).
+ */
+__attribute__((flatten)) int sim_send_unicast(struct sim *s, int node, int dest, int len,
+					      const struct payload_key *key, uint64_t tag)
+{
+	const struct send_req r = {
+		.dest = dest, .type = HDR_R, .len = len, .key = key, .channel = -1, .tag = tag,
+	};
+
+	return sim_send(s, node, &r);
+}
+
 /* Its last event: delivered everywhere and SEND_DONE told (release_messages). */
 static inline void release_if_finished(struct sim *s, const struct driver *d, struct message *m)
 {
@@ -769,11 +787,14 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 		/* (Most cycles: the hook's test only where a tail left an NI.) */
 	} else if (d && d->send_done) {
 		/* The narrow hook: the same calls in the same order, no event record. */
+		struct send_done_gate *gates = d->send_done_gates;
+
 		for (int k = 0; k < s->n_pending_done; k++) {
 			struct message *m = s->pending_done[k];
 
 			m->send_done = true;
-			d->send_done(d->ctx, s, m);
+			if (!gates || (gates[m->source].done++, gates[m->source].call))
+				d->send_done(d->ctx, s, m);
 			release_if_finished(s, d, m);
 		}
 		s->n_pending_done = 0;
