@@ -1199,6 +1199,96 @@ static void corrupt_run(const char *name, const char *topo, int victim)
 	sim_destroy(s);
 }
 
+/*
+ * A transport whose send `victim` carries a forged tag (the tag names the send of its
+ * source that the skeleton checks every event against): the simulation delivers it
+ * as sent, and the skeleton must refuse its events as sent by no plan, whichever way
+ * they reach it: skeleton_event(), or a static schedule's narrow hooks (SEND_DONE
+ * counted by the gates, the tail by driver.delivered).
+ */
+struct forge {
+	struct skeleton *sk;
+	int sends, victim;
+	uint64_t flip;		/* XORed into the victim's tag */
+};
+
+/* The run's (the transport's impl is its sim, the driver's context the skeleton). */
+static struct forge *forge_of;
+
+static int forge_send(void *impl, int node, const struct send_req *r)
+{
+	struct send_req copy = *r;
+
+	if (forge_of->sends++ == forge_of->victim)
+		copy.tag ^= forge_of->flip;
+	return sim_send(impl, node, &copy);
+}
+
+static const char *forge_error(void *impl)
+{
+	return sim_error(impl);
+}
+
+static const struct transport *forge_transport(struct sim *s, struct transport *t)
+{
+	*t = (struct transport){ .impl = s, .send = forge_send, .error = forge_error };
+	return t;
+}
+
+static void forge_start(void *ctx, struct sim *s)
+{
+	struct transport t;
+
+	skeleton_start(ctx, forge_transport(s, &t));
+}
+
+static void forge_event(void *ctx, struct sim *s, const struct sim_event *ev)
+{
+	struct transport t;
+
+	skeleton_event(ctx, forge_transport(s, &t), ev);
+}
+
+static void forged_tag_run(const char *topo, int victim, uint64_t flip, bool narrow)
+{
+	const struct algorithm *a = algo_find("direx");
+	struct sim_config cfg;
+	struct algo_params p;
+	struct forge f = { .victim = victim, .flip = flip };
+	struct driver drv = { .start = forge_start, .event = forge_event };
+	char err[256] = "", want[64];
+	struct sim *s;
+
+	sim_config_defaults(&cfg);
+	topology_parse(topo, &cfg.topo, err, sizeof(err));
+	cfg.all_port = a->all_port;
+	p = (struct algo_params){ .cfg = &cfg, .root = 0, .flits = 3 };
+	f.sk = skeleton_create(a, &p);
+	s = sim_create(&cfg, err, sizeof(err));
+	if (!f.sk || !s || !a->step) {
+		check(false, "skeleton: direx on %s could not be set up as a static schedule", topo);
+		return;
+	}
+	drv.ctx = f.sk;		/* (the hooks' context: the skeleton) */
+	if (narrow) {
+		/* The skeleton's own hooks (algo_driver()'s), the transport the forging one. */
+		drv.event = NULL;
+		drv.delivered = skeleton_sim_delivered(f.sk);
+		drv.send_done = skeleton_sim_send_done(f.sk);
+		drv.send_done_gates = skeleton_sim_send_done_gates(f.sk);
+	}
+	forge_of = &f;
+	sim_run(s, &drv);
+	forge_of = NULL;
+	/* Message ids are dense from 0 in send order: the victim is message `victim`. */
+	snprintf(want, sizeof(want), "event for message %d, which no plan sent", victim);
+	check(skeleton_check(f.sk, err, sizeof(err)) != 0 && strstr(err, want) != NULL,
+	      "skeleton: direx on %s, send %d's tag XOR 0x%llx, %s: caught: %s", topo, victim,
+	      (unsigned long long)flip, narrow ? "narrow hooks" : "skeleton_event()", err);
+	skeleton_destroy(f.sk);
+	sim_destroy(s);
+}
+
 static void test_skeleton(void)
 {
 	static const struct {
@@ -1283,6 +1373,12 @@ static void test_skeleton(void)
 	}
 	/* Corrupted payloads: a concatenated block, a broadcast block, a partial sum. */
 	corrupt_run("direx", "hypercube:3", 5);
+	/* Forged tags: a send index no plan made yet, another source. */
+	for (int narrow = 0; narrow < 2; narrow++) {
+		forged_tag_run("hypercube:3", 5, (uint64_t)1 << 20, narrow);
+		forged_tag_run("hypercube:3", 9, (uint64_t)1 << 32, narrow);
+		forged_tag_run("mesh:2x4", 4, (uint64_t)1 << 20, narrow);
+	}
 	corrupt_run("pbcast", "mesh:3x3", 0);
 	corrupt_run("sbt", "hypercube:4", 3);
 	corrupt_run("reduce", "hypercube:4", 9);
