@@ -693,8 +693,7 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
  * common joins save no register (the join saved six, 19 instructions a call).
  */
 static inline __attribute__((always_inline)) bool
-join_end(struct router *r, uint32_t in_valid, uint32_t head, int i, uint32_t req,
-	 uint32_t credit_in)
+join_end(struct router *r, uint32_t head, int i, uint32_t req, uint32_t credit_in)
 {
 	uint32_t outs = (r->out_valid_q & r->owned_q) | req, sent;
 	/*
@@ -713,13 +712,6 @@ join_end(struct router *r, uint32_t in_valid, uint32_t head, int i, uint32_t req
 	r->steady = (outs & r->credit1_q) ? 0 : ROUTER_STEADY;
 	r->out_valid_q = outs;
 	/*
-	 * Stored alone (volatile): GCC paired the two stores into one 64-bit store,
-	 * and the steady cycle's 32-bit loads of them right after could not be
-	 * forwarded from it (perf: the exchange 3 % slower with 8 fewer instructions
-	 * a flit-hop).
-	 */
-	*(volatile uint32_t *)&r->credit_out_q = in_valid;
-	/*
 	 * link_mask read again (volatile): kept in a register from the test at the top
 	 * of router_join_steady(), it cost every join four saved registers (1.5
 	 * instructions a flit-hop on the exchange and the traffic).
@@ -736,8 +728,7 @@ join_end(struct router *r, uint32_t in_valid, uint32_t head, int i, uint32_t req
  * Apart, so that the unicast heads routed inline keep no register across a call.
  */
 static __attribute__((noinline, flatten)) bool
-join_head_routed(struct router *r, uint32_t in_valid, uint32_t head, int i, flit_t f,
-		 uint32_t credit_in)
+join_head_routed(struct router *r, uint32_t head, int i, flit_t f, uint32_t credit_in)
 {
 	uint32_t req = route_of(r->params, r->node, f, i);
 
@@ -746,7 +737,7 @@ join_head_routed(struct router *r, uint32_t in_valid, uint32_t head, int i, flit
 		return false;
 	}
 	r->msg_head[i] = f;
-	return join_end(r, in_valid, head, i, req, credit_in);
+	return join_end(r, head, i, req, credit_in);
 }
 
 /*
@@ -777,7 +768,7 @@ router_unicast_port(const struct router *r, int dest)
  * route by join_head_routed().
  */
 static inline __attribute__((always_inline)) bool
-join_head(struct router *r, int slot, uint32_t in_valid, int i, uint32_t credit_in)
+join_head(struct router *r, int slot, int i, uint32_t credit_in)
 {
 	flit_t f = r->in[i].flit[slot];
 	uint64_t payload = flit_payload(f);
@@ -787,7 +778,7 @@ join_head(struct router *r, int slot, uint32_t in_valid, int i, uint32_t credit_
 	if (!flit_is_head(f))
 		return false;	/* never: a flit at an input without a message is a head */
 	if (r->route_kind == ROUTER_ROUTE_CALL || ((payload >> HDR_TYPE_BIT) & 1u) == HDR_B)
-		return join_head_routed(r, in_valid, 1u << i, i, f, credit_in);
+		return join_head_routed(r, 1u << i, i, f, credit_in);
 	/*
 	 * take_outputs()' store of the message's head, early, so that f is not live
 	 * across the rest: msg_head[i] is read only while in[i].route_q is set
@@ -804,7 +795,7 @@ join_head(struct router *r, int slot, uint32_t in_valid, int i, uint32_t credit_
 		keep_route(r, i, req);
 		return false;
 	}
-	return join_end(r, in_valid, 1u << i, i, req, credit_in);
+	return join_end(r, 1u << i, i, req, credit_in);
 }
 
 static __attribute__((noinline)) bool join_deltas(struct router *r, int slot);
@@ -832,12 +823,22 @@ __attribute__((noinline, flatten)) bool router_join_steady(struct router *r, int
 		return false;
 	if (credit_in & r->link_mask)
 		return join_deltas(r, slot);
+	/*
+	 * credit_out_q loaded here, whatever the join decides: every other kind of
+	 * cycle loads it before anything reads it (router_stream(), router_commit()),
+	 * so in_valid is not live across the route and the ready test (three saved
+	 * registers fewer).  Stored alone (volatile): GCC paired it with out_valid_q's
+	 * store into one 64-bit store, whose halves the steady cycle's loads right
+	 * after could not take by forwarding (perf: the exchange 3 % slower with 8
+	 * fewer instructions a flit-hop).
+	 */
+	*(volatile uint32_t *)&r->credit_out_q = in_valid;
 	if (!extra)
-		return join_end(r, in_valid, 0, 0, 0, credit_in);	/* tails left */
+		return join_end(r, 0, 0, 0, credit_in);	/* tails left */
 	i = __builtin_ctz(extra);
 	if (extra & ~r->owning)
-		return join_head(r, slot, in_valid, i, credit_in);
-	return join_end(r, in_valid, 0, i, r->in[i].route_q, credit_in);	/* a worm resumes */
+		return join_head(r, slot, i, credit_in);
+	return join_end(r, 0, i, r->in[i].route_q, credit_in);	/* a worm resumes */
 }
 
 /*

@@ -369,10 +369,13 @@ bool router_start_head(struct router *r, uint64_t cycle);
  * tests and drive_wires()' loops.  The router is steady after it unless a link
  * output sent to has one free slot left (router_stream()'s rule).  False, having
  * changed nothing but the link outputs' credits taken from the wires
- * (router_credit_in() applies them once) and a refused head's route (kept as
- * router_start_head() keeps it, routed), otherwise.  On the exchange (Q_8, L = 8) a
- * router carries several worms, each a cycle behind the last: 262,144 of its 327,424
- * head-hops and as many cycles after a tail left come here (docs/performance.md).
+ * (router_credit_in() applies them once), a refused head's route (kept as
+ * router_start_head() keeps it, routed) and msg_head, and credit_out_q, which
+ * every other kind of cycle loads before anything reads it, otherwise.  On the
+ * exchange (Q_8, L = 8) a router carries several worms, each a cycle behind the
+ * last: 262,144 of its 327,424 head-hops and as many cycles after a tail left come
+ * here (docs/performance.md).  Called with a flit arriving, or where router_streams()
+ * failed with nothing buffered (in_valid 0 only with hold_busy set).
  */
 bool router_join_steady(struct router *r, int slot);
 /*
