@@ -430,7 +430,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 			 * (engine), round 4, e81e7c3).
 			 */
 			if (wiring == WIRING_HYPERCUBE)
-				release_routes(r, m & -m);
+				router_release_one(r, m & -m);
 			else
 				release_route(r, i, r->in[i].route_q);
 			r->steady = ROUTER_STEADY_RELEASED;

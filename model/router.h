@@ -333,6 +333,8 @@ release_route(struct router *r, int i, uint32_t outs)
 	r->in[i].route_q = 0;
 	r->owning &= ~(1u << i);
 }
+/* release_routes() of the one input of release, without its loop. */
+void router_release_one(struct router *r, uint32_t release);
 /*
  * 8. Credits of ejection outputs: one less for each output in sent, one more for each
  * in arrived (sent holds ejection outputs only).
