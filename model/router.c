@@ -495,17 +495,21 @@ static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t po
 __attribute__((noinline)) void router_link_deltas(struct router *r, int slot)
 {
 	uint32_t links = r->credit_in[slot] & r->link_mask, taken = r->taken[slot];
+	uint32_t two = 0, one = 0;	/* the outputs of links left with >= 2, 1 free slots */
 
-	for (uint32_t m = links; m; m &= m - 1) {
-		int o = __builtin_ctz(m);
-		int free = r->credits_q[o] + ((taken >> o & 1) ? -1 : 1);
-
-		r->credits_q[o] = (uint8_t)free;
-		r->has_credit_q = (r->has_credit_q & ~(1u << o)) | (uint32_t)(free >= 2) << o;
-		r->credit1_q = (r->credit1_q & ~(1u << o)) | (uint32_t)(free == 1) << o;
-	}
+	/* The wires consumed first: fewer values live across the loop (no saved register). */
 	r->credit_in[slot] &= ~links;
 	r->taken[slot] = 0;
+	for (uint32_t m = links; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+		int free = r->credits_q[o] + 1 - (int)(taken >> o & 1) * 2;
+
+		r->credits_q[o] = (uint8_t)free;
+		two |= (uint32_t)(free >= 2) << o;
+		one |= (uint32_t)(free == 1) << o;
+	}
+	r->has_credit_q = (r->has_credit_q & ~links) | two;
+	r->credit1_q = (r->credit1_q & ~links) | one;
 }
 
 /*
