@@ -59,9 +59,10 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
 	r->link_mask = (1u << r->n_link) - 1;
-	/* ejection_of(): 0 at the injection inputs (the memset) */
-	for (int i = 0, links = r->n_link; i < links; i++)
-		r->in[i].eject = 1u << (p->all_port ? links + i : links);
+	/* ejection_of(): 1 << (links + i) all-port, 1 << links one-port, 0 at injection inputs */
+	for (uint32_t i = 0, e = 1u << r->n_link, step = p->all_port; i < (uint32_t)r->n_link;
+	     i++, e <<= step)
+		r->in[i].eject = e;
 	r->route_kind = router_route_kind(p);
 	if (topology_is_grid(p->topo)) {
 		r->mesh_cols = (int16_t)p->topo->cols;
