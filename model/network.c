@@ -527,8 +527,8 @@ not_steady:
 				wake(next, v);
 			return;
 		}
-		/* A tail left, a worm resumes: router_join_steady() (router.h). */
-		if (router_join_steady(r, slot))
+		/* A tail left, a worm resumes: router_join_streams() (router.h). */
+		if (router_join_streams(r, slot))
 			goto steady;
 		router_stream(r, cycle);
 	} else if (stream && !r->nonempty && router_join_steady(r, slot)) {

@@ -832,13 +832,15 @@ join_head(struct router *r, int slot, int i, uint32_t credit_in)
 static __attribute__((noinline)) bool join_deltas(struct router *r, int slot);
 
 /*
- * router_join_steady() (router.h): out of line, so that the flattened network loop
- * keeps its registers (inlined there, the broadcast's count swung by +1.1 a
- * flit-hop).  A leaf but for tail calls: the link outputs' changes (join_deltas()),
- * a head (join_head()) and the ejection credits (join_credits()) are each reached
- * by a jump with nothing left to do after them.
+ * router_join_steady() and router_join_streams() (router.h): out of line, so that the
+ * flattened network loop keeps its registers (inlined there, the broadcast's count
+ * swung by +1.1 a flit-hop).  A leaf but for tail calls: the link outputs' changes
+ * (join_deltas()), a head routed by a call (join_head_routed()) and the ejection
+ * credits (join_credits()) are each reached by a jump with nothing left to do after
+ * them.  streams: router_streams() holds (router_join_streams()), so nothing is
+ * held and no head arrives.
  */
-__attribute__((noinline, flatten)) bool router_join_steady(struct router *r, int slot)
+static inline __attribute__((always_inline)) bool join(struct router *r, int slot, bool streams)
 {
 	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
 	uint32_t on = r->credit_out_q & r->owning;	/* the worms that stream on */
@@ -846,11 +848,11 @@ __attribute__((noinline, flatten)) bool router_join_steady(struct router *r, int
 	int i;
 
 	/*
-	 * No flit at all (in_valid 0) only where something is held: its callers call it
-	 * with a flit arriving or, with nothing buffered, where router_streams() failed
-	 * (network.c's step_router()), so hold_busy is the test of both.
+	 * No flit at all (in_valid 0) only where something is held: router_join_steady()
+	 * is called with nothing buffered where router_streams() failed (network.c's
+	 * step_router()), so hold_busy is the test of both.
 	 */
-	if ((on & ~in_valid) || (extra & (extra - 1)) || r->hold_busy)
+	if ((on & ~in_valid) || (extra & (extra - 1)) || (!streams && r->hold_busy))
 		return false;
 	if (credit_in & r->link_mask)
 		return join_deltas(r, slot);
@@ -858,18 +860,28 @@ __attribute__((noinline, flatten)) bool router_join_steady(struct router *r, int
 	 * credit_out_q loaded here, whatever the join decides: every other kind of
 	 * cycle loads it before anything reads it (router_stream(), router_commit()),
 	 * so in_valid is not live across the route and the ready test (a saved
-	 * register fewer, 0.5 instructions a flit-hop on the exchange).  Stored alone (ONCE()): GCC paired it with out_valid_q's
-	 * store into one 64-bit store, whose halves the steady cycle's loads right
-	 * after could not take by forwarding (perf: the exchange 3 % slower with 8
-	 * fewer instructions a flit-hop).
+	 * register fewer, 0.5 instructions a flit-hop on the exchange).  Stored alone
+	 * (ONCE()): GCC paired it with out_valid_q's store into one 64-bit store, whose
+	 * halves the steady cycle's loads right after could not take by forwarding
+	 * (perf: the exchange 3 % slower with 8 fewer instructions a flit-hop).
 	 */
 	ONCE(r->credit_out_q) = in_valid;
 	if (!extra)
 		return join_end(r, 0, 0, 0, credit_in);	/* tails left */
 	i = __builtin_ctz(extra);
-	if (extra & ~r->owning)
+	if (!streams && (extra & ~r->owning))
 		return join_head(r, slot, i, credit_in);
 	return join_end(r, 0, i, r->in[i].route_q, credit_in);	/* a worm resumes */
+}
+
+__attribute__((noinline, flatten)) bool router_join_steady(struct router *r, int slot)
+{
+	return join(r, slot, false);
+}
+
+__attribute__((noinline, flatten)) bool router_join_streams(struct router *r, int slot)
+{
+	return join(r, slot, true);
 }
 
 /*

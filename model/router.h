@@ -381,6 +381,11 @@ bool router_start_head(struct router *r, uint64_t cycle);
  */
 bool router_join_steady(struct router *r, int slot);
 /*
+ * router_join_steady() where router_streams() holds and a flit arrives: no head, no
+ * hold, so without their tests (the cycle after a tail left, a worm that resumes).
+ */
+bool router_join_streams(struct router *r, int slot);
+/*
  * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
  * where router_streams() holds and no flit arrives.  Nothing is buffered, held or
  * arriving, so nothing moves: 8. the credits that arrive are counted, and the output
