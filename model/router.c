@@ -552,7 +552,8 @@ __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, u
  * commit_credits() for router_join_steady(), which has nothing left to do after it
  * but return true: reached by a tail call.
  */
-static __attribute__((noinline)) bool join_credits(struct router *r, uint32_t sent, uint32_t arrived)
+static __attribute__((noinline)) bool
+join_credits(struct router *r, uint32_t sent, uint32_t arrived)
 {
 	count_credits(r, sent, arrived);
 	return true;
