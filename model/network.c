@@ -476,7 +476,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 			 * (engine), round 4, e81e7c3).
 			 */
 			if (wiring == WIRING_HYPERCUBE)
-				release_routes(r, m & -m);
+				router_release_one(r, m & -m);
 			else
 				release_route(r, i, r->in[i].route_q);
 			r->steady = ROUTER_STEADY_RELEASED;
@@ -577,8 +577,8 @@ not_steady:
 				wake_next(next, bits, small, v);
 			return;
 		}
-		/* A tail left, a worm resumes: router_join_steady() (router.h). */
-		if (router_join_steady(r, slot))
+		/* A tail left, a worm resumes: router_join_streams() (router.h). */
+		if (router_join_streams(r, slot))
 			goto steady;
 		router_stream(r, cycle);
 	} else if (stream && !r->nonempty && router_join_steady(r, slot)) {

@@ -11,10 +11,28 @@
 #include <stdlib.h>
 #include <string.h>
 
+/*
+ * A register read or written once, where it stands (volatile): GCC neither keeps
+ * it in a machine register from an earlier access nor merges its store with a
+ * neighbour's.  Used in the join (router_join_steady()), each with its figure.
+ */
+#define ONCE(x) (*(volatile __typeof__(x) *)&(x))
+
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
 _Static_assert(offsetof(struct router, shrank_d) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
 _Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
+
+uint8_t router_route_kind(const struct router_params *p)
+{
+	const struct topology *t = p->topo;
+
+	if (t->vcs != 1 || p->replication_cost > 0 || topology_wraps(t))
+		return ROUTER_ROUTE_CALL;
+	if (!topology_is_grid(t))
+		return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_CUBE : ROUTER_ROUTE_CALL;
+	return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_MESH_XY : ROUTER_ROUTE_MESH_YX;
+}
 
 int router_init(struct router *r, const struct router_params *p, int node)
 {
@@ -41,6 +59,16 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
 	r->link_mask = (1u << r->n_link) - 1;
+	/* ejection_of(): 1 << (links + i) all-port, 1 << links one-port, 0 at injection inputs */
+	for (uint32_t i = 0, e = 1u << r->n_link, step = p->all_port; i < (uint32_t)r->n_link;
+	     i++, e <<= step)
+		r->in[i].eject = e;
+	r->route_kind = router_route_kind(p);
+	if (topology_is_grid(p->topo)) {
+		r->mesh_cols = (int16_t)p->topo->cols;
+		r->mesh_row = (int16_t)mesh_row(p->topo, node);
+		r->mesh_col = (int16_t)mesh_col(p->topo, node);
+	}
 	return 0;
 }
 
@@ -392,6 +420,20 @@ __attribute__((noinline)) void release_routes(struct router *r, uint32_t release
 	r->owning &= ~release;
 }
 
+/*
+ * 9. release_routes() of one tail (release: its bit alone), the steady cycle's call
+ * on the hypercube: without the loop.  It clobbers the registers release_routes()
+ * does (r8 too): link-time register allocation sees a callee's clobbers, and with
+ * fewer the network loop's allocation changed (+3 instructions a flit-hop).
+ */
+__attribute__((noinline)) void router_release_one(struct router *r, uint32_t release)
+{
+	int i = __builtin_ctz(release);
+
+	release_route(r, i, r->in[i].route_q);
+	__asm__ volatile("" ::: "r8");
+}
+
 /* 9. Route state: a granted head takes its outputs, a tail that left frees them. */
 static __attribute__((noinline)) void commit_routes(struct router *r)
 {
@@ -461,24 +503,29 @@ static __attribute__((noinline)) void commit_fifos(struct router *r, uint32_t po
 __attribute__((noinline)) void router_link_deltas(struct router *r, int slot)
 {
 	uint32_t links = r->credit_in[slot] & r->link_mask, taken = r->taken[slot];
+	uint32_t two = 0, one = 0;	/* the outputs of links left with >= 2, 1 free slots */
 
-	for (uint32_t m = links; m; m &= m - 1) {
-		int o = __builtin_ctz(m);
-		int free = r->credits_q[o] + ((taken >> o & 1) ? -1 : 1);
-
-		r->credits_q[o] = (uint8_t)free;
-		r->has_credit_q = (r->has_credit_q & ~(1u << o)) | (uint32_t)(free >= 2) << o;
-		r->credit1_q = (r->credit1_q & ~(1u << o)) | (uint32_t)(free == 1) << o;
-	}
+	/* The wires consumed first: fewer values live across the loop (no saved register). */
 	r->credit_in[slot] &= ~links;
 	r->taken[slot] = 0;
+	for (uint32_t m = links; m; m &= m - 1) {
+		int o = __builtin_ctz(m);
+		int free = r->credits_q[o] + 1 - (int)(taken >> o & 1) * 2;
+
+		r->credits_q[o] = (uint8_t)free;
+		two |= (uint32_t)(free >= 2) << o;
+		one |= (uint32_t)(free == 1) << o;
+	}
+	r->has_credit_q = (r->has_credit_q & ~links) | two;
+	r->credit1_q = (r->credit1_q & ~links) | one;
 }
 
 /*
  * 8. Credits of the ejection outputs: minus one per flit sent, plus one per credit
  * returned.  Only outputs that did one of the two change.
  */
-__attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, uint32_t arrived)
+static inline __attribute__((always_inline)) void
+count_credits(struct router *r, uint32_t sent, uint32_t arrived)
 {
 	uint32_t m;
 
@@ -494,6 +541,22 @@ __attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, u
 		r->credits_q[o]++;
 		r->has_credit_q |= 1u << o;
 	}
+}
+
+__attribute__((noinline)) void commit_credits(struct router *r, uint32_t sent, uint32_t arrived)
+{
+	count_credits(r, sent, arrived);
+}
+
+/*
+ * commit_credits() for router_join_steady(), which has nothing left to do after it
+ * but return true: reached by a tail call.
+ */
+static __attribute__((noinline)) bool
+join_credits(struct router *r, uint32_t sent, uint32_t arrived)
+{
+	count_credits(r, sent, arrived);
+	return true;
 }
 
 /*
@@ -574,17 +637,31 @@ keep_route(struct router *r, int i, uint32_t req)
 	r->routed |= 1u << i;
 }
 
-/* 5. The granted head at input i takes the outputs of its route req. */
+/*
+ * 5. The granted head f at input i takes the outputs of its route req
+ * (take_outputs(); take_route() where the head is stored already).
+ */
+static inline __attribute__((always_inline)) void
+take_route(struct router *r, int i, uint32_t req)
+{
+	r->in[i].route_q = req;
+	r->owned_q |= req;
+	/*
+	 * owning read again (ONCE()), not kept from the join's first test: kept, it
+	 * cost the join's head a saved register (0.16 instructions a flit-hop on the
+	 * exchange, 0.13 on the traffic).
+	 */
+	ONCE(r->owning) |= 1u << i;
+#ifdef WORMCAST_DEBUG
+	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
+#endif
+}
+
 static inline __attribute__((always_inline)) void
 take_outputs(struct router *r, int i, flit_t f, uint32_t req)
 {
 	r->msg_head[i] = f;
-	r->in[i].route_q = req;
-	r->owned_q |= req;
-	r->owning |= 1u << i;
-#ifdef WORMCAST_DEBUG
-	r->stream_grant = 1u << i;	/* router_stream() shows it to network_sanity() */
-#endif
+	take_route(r, i, req);
 }
 
 static inline __attribute__((always_inline)) bool
@@ -640,62 +717,182 @@ __attribute__((noinline, flatten)) bool router_start_head(struct router *r, uint
 }
 
 /*
- * router_join_steady() (router.h), past its first test: in_valid and extra are as
- * it found them.  Apart, so that the test, which fails at about one call in four
- * on the traffic (a worm paused, or several flits arrive beside a worm), saves no
- * registers: router_join_steady() tail-calls this (0.8 fewer instructions a
- * flit-hop on the exchange).
+ * The join's end (router_join_steady(), router.h), once the route of its one extra
+ * input i (req: a head's, or a resuming worm's; 0 if none) is known and credit_in
+ * holds no link output's change: every output of the routes ready, the head granted,
+ * the registers router_stream() would load loaded, and the ejection outputs' credits
+ * counted last, by a tail call, so that nothing is live across a call and the
+ * common joins save no register (the join saved six, 19 instructions a call).
  */
-static __attribute__((noinline, flatten)) bool
-join_steady(struct router *r, int slot, uint32_t in_valid, uint32_t extra)
+static inline __attribute__((always_inline)) bool
+join_end(struct router *r, uint32_t head, int i, uint32_t req, uint32_t credit_in)
 {
-	uint32_t head = extra & ~r->owning;
-	uint32_t outs = r->out_valid_q & r->owned_q, req = 0, credit_in;
-	int i = 0;
-	flit_t f = 0;
+	uint32_t outs = (r->out_valid_q & r->owned_q) | req, sent;
+	/*
+	 * router_ready() of outs: an output sent to last cycle (out_valid_q) is ready
+	 * with its credits (has_credit_q) or one back (credit_in); only a new route
+	 * (req) may add one with a single free slot (credit1_q & ~out_valid_q).
+	 */
+	uint32_t ready = r->has_credit_q | credit_in;
 
-	if (extra) {
-		i = __builtin_ctz(extra);
-		f = r->in[i].flit[slot];
-	}
-	if (head) {
-		/* 1, 3, 4: the one head, alone (grant_alone()'s conditions). */
-		if (!flit_is_head(f))
-			return false;	/* never: a flit at an input without a message is a head */
-		req = route_of(r->params, r->node, f, i);
-		if (alone_refused(r, req)) {
-			keep_route(r, i, req);
-			return false;
-		}
-	} else if (extra) {
-		req = r->in[i].route_q;		/* a worm that paused resumes */
-	}
-	outs |= req;
-	credit_in = router_credit_in(r, slot);
-	if (outs & ~router_ready(r, credit_in))
+	if (req)
+		ready |= r->credit1_q & ~r->out_valid_q;
+	if (outs & ~ready)
 		return false;
 	if (head)
-		take_outputs(r, i, f, req);
-	commit_sink_credits(r, outs, credit_in);
+		take_route(r, i, req);	/* its msg_head stored by the caller */
 	r->steady = (outs & r->credit1_q) ? 0 : ROUTER_STEADY;
 	r->out_valid_q = outs;
-	r->credit_out_q = in_valid;
+	/*
+	 * link_mask read again (ONCE()): kept in a register from the test at the top
+	 * of router_join_steady(), it cost every join four saved registers (1.5
+	 * instructions a flit-hop on the exchange and the traffic).
+	 */
+	sent = outs & ~ONCE(r->link_mask);
+	if (sent ^ credit_in)
+		return join_credits(r, sent, credit_in);
 	return true;
 }
 
 /*
- * router_join_steady() (router.h): out of line, so that the flattened network loop
- * keeps its registers (inlined there, the broadcast's count swung by +1.1 a flit-hop).
+ * A head the join routes with a call (a B header; route_kind ROUTER_ROUTE_CALL: virtual
+ * channels, T_r > 0, a hypercube in descending order): route_of(), then the same end.
+ * Apart, so that the unicast heads routed inline keep no register across a call.
  */
-__attribute__((noinline)) bool router_join_steady(struct router *r, int slot)
+static __attribute__((noinline, flatten)) bool
+join_head_routed(struct router *r, uint32_t head, int i, flit_t f, uint32_t credit_in)
 {
-	uint32_t in_valid = r->in_valid[slot];
+	uint32_t req = route_of(r->params, r->node, f, i);
+
+	if (alone_refused(r, req)) {
+		keep_route(r, i, req);
+		return false;
+	}
+	r->msg_head[i] = f;
+	return join_end(r, head, i, req, credit_in);
+}
+
+/*
+ * unicast_next_port() of this router to dest, by route_kind (not ROUTER_ROUTE_CALL):
+ * on the hypercube the lowest dimension of node ^ dest, on the mesh the column
+ * first (XY) or the row first (YX); -1 at dest.
+ */
+static inline __attribute__((always_inline)) int
+router_unicast_port(const struct router *r, int dest)
+{
+	int dr, dc;
+	bool y;
+
+	if (r->route_kind == ROUTER_ROUTE_CUBE)
+		return dest == r->node ? -1 : __builtin_ctz((unsigned)(r->node ^ dest));
+	dr = dest / r->mesh_cols;
+	dc = dest - dr * r->mesh_cols;
+	if (dc == r->mesh_col && dr == r->mesh_row)
+		return -1;
+	y = dc == r->mesh_col || (r->route_kind == ROUTER_ROUTE_MESH_YX && dr != r->mesh_row);
+	return y ? (dr > r->mesh_row ? PORT_S : PORT_N) : (dc > r->mesh_col ? PORT_E : PORT_W);
+}
+
+/*
+ * The one head at input i of a join (router_join_steady()): 1, 3, 4 as grant_alone(),
+ * a unicast's route inline on the hypercube and the mesh (router_unicast_port(), from
+ * the router's own constants: the exchange's and the traffic's heads), every other
+ * route by join_head_routed().
+ */
+static inline __attribute__((always_inline)) bool
+join_head(struct router *r, int slot, int i, uint32_t credit_in)
+{
+	flit_t f = r->in[i].flit[slot];
+	uint64_t payload = flit_payload(f);
+	uint32_t req;
+	int dest, port;
+
+	if (!flit_is_head(f))
+		return false;	/* never: a flit at an input without a message is a head */
+	if (r->route_kind == ROUTER_ROUTE_CALL || ((payload >> HDR_TYPE_BIT) & 1u) == HDR_B)
+		return join_head_routed(r, 1u << i, i, f, credit_in);
+	/*
+	 * take_outputs()' store of the message's head, early, so that f is not live
+	 * across the rest: msg_head[i] is read only while in[i].route_q is set
+	 * (network_router_state()), and a head refused here is stored again at its grant.
+	 */
+	r->msg_head[i] = f;
+	/* route_unicast() by route_kind */
+	dest = (int)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1);
+	req = r->in[i].eject;
+	port = router_unicast_port(r, dest);
+	if (port >= 0)
+		req = 1u << port | (((payload >> HDR_IR_BIT) & 1u) ? req : 0);
+	if (!req || (req & r->owned_q)) {	/* alone_refused(): T_r = 0 */
+		keep_route(r, i, req);
+		return false;
+	}
+	return join_end(r, 1u << i, i, req, credit_in);
+}
+
+static __attribute__((noinline)) bool join_deltas(struct router *r, int slot);
+
+/*
+ * router_join_steady() and router_join_streams() (router.h): out of line, so that the
+ * flattened network loop keeps its registers (inlined there, the broadcast's count
+ * swung by +1.1 a flit-hop).  A leaf but for tail calls: the link outputs' changes
+ * (join_deltas()), a head routed by a call (join_head_routed()) and the ejection
+ * credits (join_credits()) are each reached by a jump with nothing left to do after
+ * them.  streams: router_streams() holds (router_join_streams()), so nothing is
+ * held and no head arrives.
+ */
+static inline __attribute__((always_inline)) bool join(struct router *r, int slot, bool streams)
+{
+	uint32_t in_valid = r->in_valid[slot], credit_in = r->credit_in[slot];
 	uint32_t on = r->credit_out_q & r->owning;	/* the worms that stream on */
 	uint32_t extra = in_valid & ~on;	/* one more input: a head, or a worm resuming */
+	int i;
 
-	if ((on & ~in_valid) || (extra & (extra - 1)) || !in_valid || r->hold_busy)
+	/*
+	 * No flit at all (in_valid 0) only where something is held: router_join_steady()
+	 * is called with nothing buffered where router_streams() failed (network.c's
+	 * step_router()), so hold_busy is the test of both.
+	 */
+	if ((on & ~in_valid) || (extra & (extra - 1)) || (!streams && r->hold_busy))
 		return false;
-	return join_steady(r, slot, in_valid, extra);
+	if (credit_in & r->link_mask)
+		return join_deltas(r, slot);
+	/*
+	 * credit_out_q loaded here, whatever the join decides: every other kind of
+	 * cycle loads it before anything reads it (router_stream(), router_commit()),
+	 * so in_valid is not live across the route and the ready test (a saved
+	 * register fewer, 0.5 instructions a flit-hop on the exchange).  Stored alone
+	 * (ONCE()): GCC paired it with out_valid_q's store into one 64-bit store, whose
+	 * halves the steady cycle's loads right after could not take by forwarding
+	 * (perf: the exchange 3 % slower with 8 fewer instructions a flit-hop).
+	 */
+	ONCE(r->credit_out_q) = in_valid;
+	if (!extra)
+		return join_end(r, 0, 0, 0, credit_in);	/* tails left */
+	i = __builtin_ctz(extra);
+	if (!streams && (extra & ~r->owning))
+		return join_head(r, slot, i, credit_in);
+	return join_end(r, 0, i, r->in[i].route_q, credit_in);	/* a worm resumes */
+}
+
+__attribute__((noinline, flatten)) bool router_join_steady(struct router *r, int slot)
+{
+	return join(r, slot, false);
+}
+
+__attribute__((noinline, flatten)) bool router_join_streams(struct router *r, int slot)
+{
+	return join(r, slot, true);
+}
+
+/*
+ * 8. A FIFO downstream of a link output grew or shrank: its change applied
+ * (router_credit_in()), the join tried again (its first test again, rare).
+ */
+static __attribute__((noinline)) bool join_deltas(struct router *r, int slot)
+{
+	router_link_deltas(r, slot);
+	return router_join_steady(r, slot);
 }
 
 /*

@@ -56,6 +56,12 @@ struct router_input {
 	uint8_t rd_ptr;		/* FIFO read pointer */
 	uint8_t count;		/* flits in the FIFO */
 	uint8_t hold_q;		/* cycles the granted broadcast head must still wait */
+	/*
+	 * A constant: the ejection output a head received here leaves by (ejection_of():
+	 * 0 at an injection input), in the line the head's flit is read from, for the
+	 * join's inline route (router_join_steady(), route_kind).
+	 */
+	uint32_t eject;
 } __attribute__((aligned(32)));
 
 /*
@@ -79,6 +85,18 @@ struct router_output {
 #define ROUTER_STEADY 1
 #define ROUTER_STEADY_RELEASED 2
 
+/*
+ * struct router's route_kind: route_of() (a call); a hypercube in ascending order
+ * (1 << ctz(node ^ dest)); a mesh in XY (ascending) or YX (descending) order, by
+ * mesh_cols, mesh_row and mesh_col.
+ */
+enum router_route_kind {
+	ROUTER_ROUTE_CALL,
+	ROUTER_ROUTE_CUBE,
+	ROUTER_ROUTE_MESH_XY,
+	ROUTER_ROUTE_MESH_YX,
+};
+
 struct router {
 	/* Wires of cycles c and c + 1 (slot c & 1), consumed by router_eval(). */
 	uint32_t in_valid[2];
@@ -95,6 +113,13 @@ struct router {
 	 * Cleared by every other kind of cycle; a tail leaves ROUTER_STEADY_RELEASED.
 	 */
 	uint8_t steady;		/* 0, ROUTER_STEADY or ROUTER_STEADY_RELEASED (below) */
+	/*
+	 * A constant: how the join routes a unicast head (ROUTER_ROUTE_*, below): inline
+	 * on a hypercube or a mesh with V = 1 and T_r = 0 (a head refused only for an
+	 * owned output), from the router's own lines, without the parameters' and the
+	 * topology's; by route_of() otherwise.
+	 */
+	uint8_t route_kind;
 
 	/* Registers kept as bit masks over the ports. */
 	uint32_t nonempty;		/* bit i: in[i].count > 0 (derived, for speed) */
@@ -195,6 +220,11 @@ struct router {
 	uint8_t sw_rr_q, sw_rr_d;
 	/* V > 1 only (section 12): per link, the class of the last flit it sent. */
 	uint8_t out_vc_q[TOPO_MAX_PORTS];
+	/*
+	 * Constants of a mesh's inline route (route_kind): its columns, this node's row
+	 * and column, in the line of msg_head, which a head the join grants writes.
+	 */
+	int16_t mesh_cols, mesh_row, mesh_col;
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */
@@ -245,6 +275,8 @@ static inline uint32_t router_ready(const struct router *r, uint32_t credit_in)
 }
 
 int router_init(struct router *r, const struct router_params *p, int node);
+/* struct router's route_kind in a network with parameters p (router_sanity checks it). */
+uint8_t router_route_kind(const struct router_params *p);
 void router_free(struct router *r);
 
 /* Ejection output that (virtual) link input i delivers to (all-port pairing). */
@@ -301,6 +333,8 @@ release_route(struct router *r, int i, uint32_t outs)
 	r->in[i].route_q = 0;
 	r->owning &= ~(1u << i);
 }
+/* release_routes() of the one input of release, without its loop. */
+void router_release_one(struct router *r, uint32_t release);
 /*
  * 8. Credits of ejection outputs: one less for each output in sent, one more for each
  * in arrived (sent holds ejection outputs only).
@@ -337,12 +371,20 @@ bool router_start_head(struct router *r, uint64_t cycle);
  * tests and drive_wires()' loops.  The router is steady after it unless a link
  * output sent to has one free slot left (router_stream()'s rule).  False, having
  * changed nothing but the link outputs' credits taken from the wires
- * (router_credit_in() applies them once) and a refused head's route (kept as
- * router_start_head() keeps it, routed), otherwise.  On the exchange (Q_8, L = 8) a
- * router carries several worms, each a cycle behind the last: 262,144 of its 327,424
- * head-hops and as many cycles after a tail left come here (docs/performance.md).
+ * (router_credit_in() applies them once), a refused head's route (kept as
+ * router_start_head() keeps it, routed) and msg_head, and credit_out_q, which
+ * every other kind of cycle loads before anything reads it, otherwise.  On the
+ * exchange (Q_8, L = 8) a router carries several worms, each a cycle behind the
+ * last: 262,144 of its 327,424 head-hops and as many cycles after a tail left come
+ * here (docs/performance.md).  Called with a flit arriving, or where router_streams()
+ * failed with nothing buffered (in_valid 0 only with hold_busy set).
  */
 bool router_join_steady(struct router *r, int slot);
+/*
+ * router_join_steady() where router_streams() holds and a flit arrives: no head, no
+ * hold, so without their tests (the cycle after a tail left, a worm that resumes).
+ */
+bool router_join_streams(struct router *r, int slot);
 /*
  * The quiet cycle: router_stream() (or router_eval() and router_commit()) of a router
  * where router_streams() holds and no flit arrives.  Nothing is buffered, held or

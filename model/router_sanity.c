@@ -51,6 +51,19 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 	if (r->hold_busy != (r->holding != 0))
 		return fail(r, err, errlen, "hold_busy is %d with holding 0x%x", r->hold_busy,
 			    r->holding);
+	/* The join's constants (router_join_steady(), router.h) as router_init() sets them. */
+	{
+		const struct topology *t = r->params->topo;
+		bool grid = topology_is_grid(t);
+
+		if (r->route_kind != router_route_kind(r->params) ||
+		    r->mesh_cols != (grid ? t->cols : 0) ||
+		    r->mesh_row != (grid ? mesh_row(t, r->node) : 0) ||
+		    r->mesh_col != (grid ? mesh_col(t, r->node) : 0))
+			return fail(r, err, errlen, "route_kind %d (not %d), mesh_cols %d, mesh_row %d, "
+				    "mesh_col %d", r->route_kind, router_route_kind(r->params),
+				    r->mesh_cols, r->mesh_row, r->mesh_col);
+	}
 	if ((r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask)
 		return fail(r, err, errlen, "output bits 0x%x beyond the %d outputs",
 			    (r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask, r->n_out);
@@ -92,6 +105,8 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 		if (in->count > r->depth)
 			return fail(r, err, errlen, "input %d holds %d flits, its FIFO %d",
 				    i, in->count, r->depth);
+		if (in->eject != (i < r->n_link ? 1u << router_ejection_port(r, i) : 0))
+			return fail(r, err, errlen, "input %d ejects to 0x%x", i, in->eject);
 		if (in->rd_ptr >= r->depth)
 			return fail(r, err, errlen, "input %d read pointer %d outside its FIFO of %d",
 				    i, in->rd_ptr, r->depth);

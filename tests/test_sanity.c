@@ -185,6 +185,11 @@ static void corruptions(void)
 	/* Nor after its tails left (router_join_steady(), router.h). */
 	CORRUPT(r->steady, ROUTER_STEADY_RELEASED, "steady (");
 	CORRUPT(r->steady, ROUTER_STEADY_RELEASED + 1, "steady (");
+	/* The join's constants for its inline route (router_join_steady(), router.h). */
+	CORRUPT(r->route_kind, ROUTER_ROUTE_MESH_XY, "route_kind");
+	CORRUPT(r->route_kind, ROUTER_ROUTE_CALL, "route_kind");
+	CORRUPT(r->mesh_col, 1, "mesh_col 1");
+	CORRUPT(r->in[i].eject, r->in[i].eject ^ 1u, "ejects to");
 
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
