@@ -165,6 +165,22 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 		if (owned != r->owned_q)
 			return fail(r, err, errlen, "owned_q is 0x%x, the OR of route_q 0x%x",
 				    r->owned_q, owned);
+		/*
+		 * A message in progress holds the route its head asks for: the join routes a
+		 * unicast inline from the router's own constants (router_unicast_port()), the
+		 * rest route_of(); both must agree with route_of() on the head kept.
+		 */
+		for (int i = 0; i < r->n_in; i++) {
+			uint32_t route = r->in[i].route_q, want;
+
+			if (!route)
+				continue;
+			want = route_of(r->params, r->node, r->msg_head[i], i);
+			if (route != want)
+				return fail(r, err, errlen, "input %d holds route 0x%x, its head 0x%llx "
+					    "asks for 0x%x", i, route,
+					    (unsigned long long)r->msg_head[i], want);
+		}
 	}
 	return 0;
 }
