@@ -431,7 +431,9 @@ __attribute__((noinline)) void router_release_one(struct router *r, uint32_t rel
 	int i = __builtin_ctz(release);
 
 	release_route(r, i, r->in[i].route_q);
-	__asm__ volatile("" ::: "r8");
+#if defined(__x86_64__)
+	__asm__ volatile("" ::: "r8");	/* (a register name of x86-64 only) */
+#endif
 }
 
 /* 9. Route state: a granted head takes its outputs, a tail that left frees them. */
