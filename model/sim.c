@@ -606,8 +606,9 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	m->tag = r->tag;
 	s->pages[m->id >> MSG_PAGE_BITS].slot[m->id & (MSG_PAGE - 1)] = m;
 	s->n_messages++;
-	if (checker_expect(s->checker, m) || ni_enqueue(s->ni, m, s->now))
+	if (checker_expect(s->checker, m))
 		return no_memory(s);
+	ni_enqueue(s->ni, m, s->now);
 	if (!s->any_send || s->now < s->first_send)
 		s->first_send = s->now;
 	s->any_send = true;
