@@ -300,6 +300,11 @@ int sim_send(struct sim *s, int node, const struct send_req *r);
 int sim_send_unicast(struct sim *s, int node, int dest, int len, const struct payload_key *key,
 		     uint64_t tag);
 /*
+ * sim_send() of { .dest = dest, .type = HDR_R, .ir = ir, .len = len, .channel = channel }:
+ * random traffic's unicast (words from sim_pattern_key(), tag 0), the same way.
+ */
+int sim_send_traffic(struct sim *s, int node, int dest, int len, bool ir, int channel);
+/*
  * The driver does not use EV_HEAD_ARRIVED: from now on the simulation does not make
  * them (a driver tells it in its start(); the skeleton of a run whose plan counts no
  * heads).  A head event is otherwise about fifty instructions a message for nothing.
