@@ -193,7 +193,7 @@ static __attribute__((noinline)) void arrivals(struct traffic *t, struct sim *s,
 			r.dest++;
 		r.ir = t->p.ir_fraction > 0 && uniform01(t) < t->p.ir_fraction;
 		r.channel = channel_of(t, s);
-		if (sim_send(s, src, &r) < 0) {
+		if (sim_send_traffic(s, src, r.dest, r.len, r.ir, r.channel) < 0) {
 			send_failed(t, s, src);
 			return;
 		}

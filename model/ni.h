@@ -39,9 +39,9 @@ void ni_destroy(struct ni *n);
 
 /*
  * Queue message m (already numbered and checked) on m->channel at cycle now; the NI
- * keeps the pointer until m's tail is sent.
+ * keeps the pointer (and m->ni_next) until m's tail is sent.  It allocates nothing.
  */
-int ni_enqueue(struct ni *n, struct message *m, uint64_t now);
+void ni_enqueue(struct ni *n, struct message *m, uint64_t now);
 
 /*
  * A flit is on ejection channel (node, channel), whose state is ej, now.  The NI keeps

@@ -139,6 +139,12 @@ struct message {
 	int delivered;			/* nodes that have received it whole */
 	uint64_t last_delivery;		/* cycle of the last tail arrival */
 	uint64_t tag;			/* send_req.tag */
+	/*
+	 * The next message queued on its injection channel after it, the NI's (ni.c): a
+	 * link instead of a ring of pointers spares the NI a cache line and a division a
+	 * send.  Valid only while the NI holds it.
+	 */
+	struct message *ni_next;
 };
 
 struct send_req {
@@ -293,6 +299,11 @@ int sim_send(struct sim *s, int node, const struct send_req *r);
  */
 int sim_send_unicast(struct sim *s, int node, int dest, int len, const struct payload_key *key,
 		     uint64_t tag);
+/*
+ * sim_send() of { .dest = dest, .type = HDR_R, .ir = ir, .len = len, .channel = channel }:
+ * random traffic's unicast (words from sim_pattern_key(), tag 0), the same way.
+ */
+int sim_send_traffic(struct sim *s, int node, int dest, int len, bool ir, int channel);
 /*
  * The driver does not use EV_HEAD_ARRIVED: from now on the simulation does not make
  * them (a driver tells it in its start(); the skeleton of a run whose plan counts no

@@ -803,6 +803,28 @@ static void test_bad_sends(void)
 	sim_destroy(s);
 }
 
+/* Two sends made the same message (a second entry against sim_send()). */
+static bool same_sent(const struct message *ma, const struct message *mb)
+{
+	return ma->source == mb->source && ma->seq == mb->seq && ma->type == mb->type &&
+	       ma->ir == mb->ir && ma->stored == mb->stored && ma->address == mb->address &&
+	       ma->len == mb->len && ma->channel == mb->channel && ma->key.base == mb->key.base &&
+	       ma->key.step == mb->key.step && ma->head == mb->head && ma->tag == mb->tag &&
+	       ma->send_cycle == mb->send_cycle;
+}
+
+/* Two finished runs the same, cycle for cycle, b's checked right. */
+static bool same_stats(const struct sim *a, const struct sim *b)
+{
+	struct sim_stats sa, sb;
+
+	sim_get_stats(a, &sa);
+	sim_get_stats(b, &sb);
+	return sa.cycles_run == sb.cycles_run && sa.deliveries == sb.deliveries &&
+	       sa.flits_delivered == sb.flits_delivered && sa.link_moves == sb.link_moves &&
+	       sa.last_delivery == sb.last_delivery && sb.delivered_ok;
+}
+
 /*
  * sim_send_unicast() is sim_send() of its request: the same messages (every field the
  * NI, the checker and a driver read), the same refusals and the same run.
@@ -810,7 +832,6 @@ static void test_bad_sends(void)
 static void test_send_unicast(void)
 {
 	struct sim *a = make("hypercube:3", 2, 2, true), *b = make("hypercube:3", 2, 2, true);
-	struct sim_stats sa, sb;
 	bool same = true;
 
 	for (int k = 0; k < 24; k++) {
@@ -820,14 +841,9 @@ static void test_send_unicast(void)
 				      .channel = -1, .tag = (uint64_t)k << 8 };
 		int ia = sim_send(a, node, &r);
 		int ib = sim_send_unicast(b, node, dest, r.len, &key, r.tag);
-		const struct message *ma = sim_message(a, ia), *mb = sim_message(b, ib);
 
-		same = same && ia == ib && ia >= 0 && ma->source == mb->source && ma->seq == mb->seq &&
-		       ma->type == mb->type && ma->ir == mb->ir && ma->stored == mb->stored &&
-		       ma->address == mb->address && ma->len == mb->len &&
-		       ma->channel == mb->channel && ma->key.base == mb->key.base &&
-		       ma->key.step == mb->key.step && ma->head == mb->head && ma->tag == mb->tag &&
-		       ma->send_cycle == mb->send_cycle;
+		same = same && ia == ib && ia >= 0 &&
+		       same_sent(sim_message(a, ia), sim_message(b, ib));
 	}
 	check(same, "sim_send_unicast() makes the messages sim_send() makes of its request");
 	check(sim_send_unicast(b, 3, 3, 3, &(struct payload_key){ 1, 1 }, 0) < 0 &&
@@ -839,12 +855,35 @@ static void test_send_unicast(void)
 	      "sim_send_unicast() refuses what sim_send() refuses");
 	check(sim_run(a, NULL) == SIM_DONE && sim_run(b, NULL) == SIM_DONE,
 	      "both runs deliver everything");
-	sim_get_stats(a, &sa);
-	sim_get_stats(b, &sb);
-	check(sa.cycles_run == sb.cycles_run && sa.deliveries == sb.deliveries &&
-	      sa.flits_delivered == sb.flits_delivered && sa.link_moves == sb.link_moves &&
-	      sa.last_delivery == sb.last_delivery && sb.delivered_ok,
-	      "and the same run, cycle for cycle");
+	check(same_stats(a, b), "and the same run, cycle for cycle");
+	sim_destroy(a);
+	sim_destroy(b);
+}
+
+/* sim_send_traffic(): the message sim_send() makes of random traffic's request, and its run. */
+static void test_send_traffic(void)
+{
+	struct sim *a = make("hypercube:3", 2, 2, true), *b = make("hypercube:3", 2, 2, true);
+	bool same = true;
+
+	for (int k = 0; k < 24; k++) {
+		int node = k % 8, dest = (node + 1 + k / 8) % 8;
+		struct send_req r = { .dest = dest, .type = HDR_R, .ir = k % 2, .len = 1 + k % 4,
+				      .channel = k % 3 == 0 ? -1 : k % 3 };
+		int ia = sim_send(a, node, &r);
+		int ib = sim_send_traffic(b, node, dest, r.len, r.ir, r.channel);
+
+		same = same && ia == ib && ia >= 0 &&
+		       same_sent(sim_message(a, ia), sim_message(b, ib));
+	}
+	check(same, "sim_send_traffic() makes the messages sim_send() makes of its request");
+	check(sim_send_traffic(b, 3, 3, 3, false, -1) < 0 && strstr(sim_error(b), "itself") &&
+	      sim_send_traffic(b, 3, 2, 3, false, 9) < 0 && strstr(sim_error(b), "channel") &&
+	      sim_send_traffic(b, 3, 2, 0, true, -1) < 0 && strstr(sim_error(b), "length 0 < 1"),
+	      "sim_send_traffic() refuses what sim_send() refuses");
+	check(sim_run(a, NULL) == SIM_DONE && sim_run(b, NULL) == SIM_DONE,
+	      "both traffic runs deliver everything");
+	check(same_stats(a, b), "and the same traffic run, cycle for cycle");
 	sim_destroy(a);
 	sim_destroy(b);
 }
@@ -1650,6 +1689,7 @@ int main(void)
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_send_unicast();
+	test_send_traffic();
 	test_path_broadcast();
 	test_checker_oldest_identical_head();
 	test_ring_torus_parse();
