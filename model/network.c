@@ -417,8 +417,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, int v, st
 		if (flit_is_tail(f)) {
 			/*
 			 * 9. The tail gives its outputs back: the router is steady no longer
-			 * but for step_router()'s cycle after a tail and router_join_steady()
-			 * (ROUTER_STEADY_RELEASED).
+			 * but for router_join_steady() (ROUTER_STEADY_RELEASED).
 			 */
 			/*
 			 * Released here, input and route at hand, in the mesh's and the
@@ -527,28 +526,6 @@ not_steady:
 			if (r->credit_in[slot ^ 1])
 				wake(next, v);
 			return;
-		}
-		/*
-		 * The cycle after tails left, the other worms streaming on with nothing
-		 * else arriving: router_join_streams()' "tails left" here, where the
-		 * router's lines are at hand (Q_8's exchange: all its 261,888 such
-		 * cycles, 40 instructions each with the call before).  Not with a link
-		 * output's FIFO change on the wires (the join applies it).  The outputs
-		 * that stay were sent to last cycle, so none that is ready has a
-		 * single free slot (credit1_q): the router is steady again.
-		 */
-		if (r->steady == ROUTER_STEADY_RELEASED) {
-			uint32_t on = r->credit_out_q & r->owning;
-			uint32_t outs = r->out_valid_q & r->owned_q, credit_in = r->credit_in[slot];
-
-			if (r->in_valid[slot] == on && !(credit_in & r->link_mask) &&
-			    !(outs & ~(r->has_credit_q | credit_in))) {
-				r->credit_out_q = on;
-				r->out_valid_q = outs;
-				r->steady = ROUTER_STEADY;
-				commit_sink_credits(r, outs, credit_in);
-				goto steady;
-			}
 		}
 		/* A tail left, a worm resumes: router_join_streams() (router.h). */
 		if (router_join_streams(r, slot))

@@ -80,8 +80,7 @@ struct router_output {
  * struct router's steady: ROUTER_STEADY as described there; ROUTER_STEADY_RELEASED,
  * the same cycle where tails left (their inputs in credit_out_q own nothing now, their
  * outputs in out_valid_q are free): the inputs of credit_out_q & owning stream on to
- * out_valid_q & owned_q.  Only the join takes the steady cycle from it (router_join_steady(),
- * or network.c's step_router() where nothing else arrives: tails left, no head).
+ * out_valid_q & owned_q.  Only router_join_steady() takes the steady cycle from it.
  */
 #define ROUTER_STEADY 1
 #define ROUTER_STEADY_RELEASED 2
