@@ -127,13 +127,27 @@ static inline uint64_t header_pack(const struct header *h, unsigned width)
 	return p & payload_mask(width);
 }
 
+/*
+ * One field of a head's payload, for a reader that needs no other (route computation:
+ * header_unpack() decodes them all).
+ */
+static inline enum hdr_type hdr_type_of(uint64_t payload)
+{
+	return (enum hdr_type)((payload >> HDR_TYPE_BIT) & 1u);
+}
+static inline bool hdr_ir_of(uint64_t payload) { return (payload >> HDR_IR_BIT) & 1u; }
+static inline unsigned hdr_address_of(uint64_t payload)
+{
+	return (unsigned)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1);
+}
+
 static inline struct header header_unpack(uint64_t payload, unsigned width)
 {
 	struct header h;
 
-	h.type = (enum hdr_type)((payload >> HDR_TYPE_BIT) & 1u);
-	h.ir = (payload >> HDR_IR_BIT) & 1u;
-	h.address = (unsigned)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1);
+	h.type = hdr_type_of(payload);
+	h.ir = hdr_ir_of(payload);
+	h.address = hdr_address_of(payload);
 	h.source = (unsigned)(payload >> HDR_SOURCE_SHIFT) & (FLIT_MAX_NODES - 1);
 	h.seq = (unsigned)((payload & payload_mask(width)) >> HDR_SEQ_SHIFT);
 	return h;

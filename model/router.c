@@ -107,6 +107,19 @@ static inline uint32_t ejection_of(const struct router_params *p, int links, int
 }
 
 /*
+ * The route of a unicast head (payload) whose next port here is port (-1: it is
+ * received here) and whose ejection output is eject: route_unicast()'s and the join's
+ * (join_head()), which find port and eject each its own way.
+ */
+static inline __attribute__((always_inline)) uint32_t
+unicast_route(uint64_t payload, int port, uint32_t eject)
+{
+	if (port < 0)
+		return eject;
+	return 1u << port | (hdr_ir_of(payload) ? eject : 0);
+}
+
+/*
  * B headers and virtual channels (out of line, the topology's trees inlined): the
  * rest of route_of().
  */
@@ -144,7 +157,7 @@ route_of_tree_or_vc(const struct router_params *p, int node, flit_t head, int in
 static inline __attribute__((always_inline)) bool
 route_is_unicast(const struct router_params *p, flit_t head)
 {
-	return ((flit_payload(head) >> HDR_TYPE_BIT) & 1u) != HDR_B && p->topo->vcs == 1;
+	return hdr_type_of(flit_payload(head)) != HDR_B && p->topo->vcs == 1;
 }
 
 /* The route of a head for which route_is_unicast() holds. */
@@ -153,11 +166,9 @@ route_unicast(const struct router_params *p, int node, flit_t head, int input)
 {
 	const struct topology *t = p->topo;
 	uint64_t payload = flit_payload(head);
-	int port = unicast_next_port(t, node, (int)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1));
+	int port = unicast_next_port(t, node, (int)hdr_address_of(payload));
 
-	if (port < 0)
-		return ejection_of(p, t->ports, input);
-	return 1u << port | (((payload >> HDR_IR_BIT) & 1u) ? ejection_of(p, t->ports, input) : 0);
+	return unicast_route(payload, port, ejection_of(p, t->ports, input));
 }
 
 uint32_t route_of(const struct router_params *p, int node, flit_t head, int input)
@@ -807,11 +818,10 @@ join_head(struct router *r, int slot, int i, uint32_t credit_in)
 	flit_t f = r->in[i].flit[slot];
 	uint64_t payload = flit_payload(f);
 	uint32_t req;
-	int dest, port;
 
 	if (!flit_is_head(f))
 		return false;	/* never: a flit at an input without a message is a head */
-	if (r->route_kind == ROUTER_ROUTE_CALL || ((payload >> HDR_TYPE_BIT) & 1u) == HDR_B)
+	if (r->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
 		return join_head_routed(r, 1u << i, i, f, credit_in);
 	/*
 	 * take_outputs()' store of the message's head, early, so that f is not live
@@ -820,11 +830,8 @@ join_head(struct router *r, int slot, int i, uint32_t credit_in)
 	 */
 	r->msg_head[i] = f;
 	/* route_unicast() by route_kind */
-	dest = (int)(payload >> HDR_ADDR_SHIFT) & (FLIT_MAX_NODES - 1);
-	req = r->in[i].eject;
-	port = router_unicast_port(r, dest);
-	if (port >= 0)
-		req = 1u << port | (((payload >> HDR_IR_BIT) & 1u) ? req : 0);
+	req = unicast_route(payload, router_unicast_port(r, (int)hdr_address_of(payload)),
+			    r->in[i].eject);
 	if (!req || (req & r->owned_q)) {	/* alone_refused(): T_r = 0 */
 		keep_route(r, i, req);
 		return false;
