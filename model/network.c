@@ -536,10 +536,9 @@ static void rebase(struct network *n, uint64_t cycle)
  */
 static inline __attribute__((always_inline)) void
 step_router(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits, bool small,
-	    int v, uint64_t cycle, enum wiring wiring,
+	    int v, struct router *r, uint64_t cycle, enum wiring wiring,
 	    bool stream, bool *conflict)
 {
-	struct router *r = &routers[v];
 	int slot = cycle & 1;
 
 #ifdef WORMCAST_DEBUG
@@ -627,9 +626,21 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		uint64_t b = n->small_set[slot];
 
 		n->small_set[slot] = 0;
-		for (; b; b &= b - 1)
-			step_router(n, routers, next, &bits, true, __builtin_ctzll(b), cycle, wiring,
-				    stream, conflict);
+		/*
+		 * The rest of the set is taken before the router is stepped, not after it:
+		 * b lives on the stack across the inlined router, and updated at the end
+		 * (a load, an and, a store, and the next tzcnt's load of it right behind
+		 * the store, probably what costs) the loop took 1.06-1.07x this one's CPU
+		 * time on uniform 8x8 traffic, with 2 instructions a flit-hop fewer
+		 * (docs/performance.md, eleventh session (engine)).
+		 */
+		while (b) {
+			int v = __builtin_ctzll(b);
+
+			b &= b - 1;
+			step_router(n, routers, next, &bits, true, v, &routers[v], cycle, wiring, stream,
+				    conflict);
+		}
 		n->small_set[slot ^ 1] = bits;
 		return;
 	}
@@ -639,10 +650,21 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		if (!b)
 			continue;
 		memset(set + 8 * w, 0, 8);
-		for (int v = set_first(w, b), nv; b; b &= b - 1, v = nv) {
+		int v = set_first(w, b), nv;
+		struct router *r = &routers[v], *nr;
+
+		/*
+		 * The router stepped is passed by pointer: the next one's, computed for its
+		 * prefetch, is carried, not computed again from its number (four
+		 * instructions): cg6 pbcast 134.13 -> 131.75, direx 150.85 -> 149.84, CPU
+		 * direx Q_10 1.01-1.02x, pbcast Q_12 1.00-1.01x, uniform 8x8 (the small
+		 * loop, the same code but for its registers) 0.995x (docs/performance.md,
+		 * eleventh session (engine)).
+		 */
+		for (; b; b &= b - 1, v = nv, r = nr) {
 			/* The next one (v again after the last: harmless). */
 			nv = b & (b - 1) ? set_first(w, b & (b - 1)) : v;
-
+			nr = &routers[nv];
 			/*
 			 * The next active router's first line, fetched for writing while this
 			 * one is stepped: a thousand routers do not fit the cache (direx Q_10:
@@ -657,8 +679,8 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			 * its loop has none (the general wiring's, unmeasured, neither).
 			 */
 			if (wiring != WIRING_GENERAL)
-				__builtin_prefetch(&routers[nv], 1);
-			step_router(n, routers, next, &bits, false, v, cycle, wiring, stream, conflict);
+				__builtin_prefetch(nr, 1);
+			step_router(n, routers, next, &bits, false, v, r, cycle, wiring, stream, conflict);
 		}
 	}
 }
