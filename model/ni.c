@@ -138,6 +138,13 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 		ring *= 2;
 	n->sleep = malloc(sizeof(*n->sleep) * ring);
 	n->sleep_mask = (unsigned)ring - 1;
+	/*
+	 * Numbers from 1: a channel's seq starts at 0, below every credit_base, so a send
+	 * to a channel no credit came to takes a number of its own (from 0, every first
+	 * send after a ni_credits_in() without credits took 0: the debug check of the
+	 * ready list's order caught two channels with the same number).
+	 */
+	n->seq = 1;
 	n->credit_base = UINT64_MAX;
 	if (!n->inj || !n->inj_active || !n->ej_active || !n->sleep) {
 		ni_destroy(n);
