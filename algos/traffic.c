@@ -6,12 +6,12 @@
  */
 #include "traffic.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "bcast_gate.h"
+#include "geometric.h"
 #include "grow.h"
 #include "latency.h"
 
@@ -20,7 +20,7 @@ struct traffic {
 	const struct topology *topo;
 	uint64_t rng;
 	double msg_prob;	/* per node per cycle */
-	double log_miss;	/* log1p(-msg_prob): a constant of every gap, computed once */
+	struct geometric geo;	/* the gaps' table (geometric.h) */
 	uint64_t next_slot;	/* next (cycle * nodes + node) with an arrival */
 	/*
 	 * next_slot's cycle and node, divided out once per arrival (set_next_slot()):
@@ -62,18 +62,14 @@ static double uniform01(struct traffic *t)
 	return (double)(next_random(t) >> 11) / 9007199254740992.0;
 }
 
-static uint64_t geometric_gap(struct traffic *t)
+/* The gap to the next arrival, from the draw u = k / 2^53 that uniform01() would make. */
+static uint64_t next_gap(struct traffic *t)
 {
-	double u = uniform01(t);
+	uint64_t k = next_random(t) >> 11;
 
 	if (t->msg_prob >= 1.0)
 		return 1;
-	/*
-	 * Number of trials up to and including the next success.  The quotient is never
-	 * negative (log1p(-u) <= 0, log_miss < 0), where the conversion's truncation is
-	 * floor(): no floor() call, the same gaps.
-	 */
-	return 1 + (uint64_t)(log1p(-u) / t->log_miss);
+	return geometric_gap(&t->geo, k);
 }
 
 static void set_next_slot(struct traffic *t, uint64_t slot)
@@ -98,16 +94,18 @@ struct traffic *traffic_create(const struct traffic_params *p, const struct topo
 	t->msg_prob = p->rate / mean_len;
 	if (t->msg_prob > 1.0)
 		t->msg_prob = 1.0;
-	t->log_miss = log1p(-t->msg_prob);
+	geometric_init(&t->geo, t->msg_prob);
 	bcast_gate_init(&t->gate);
-	set_next_slot(t, t->msg_prob > 0 ? geometric_gap(t) - 1 : UINT64_MAX);
+	set_next_slot(t, t->msg_prob > 0 ? next_gap(t) - 1 : UINT64_MAX);
 	return t;
 }
 
 void traffic_destroy(struct traffic *t)
 {
-	if (t)
+	if (t) {
 		free(t->lat);
+		geometric_free(&t->geo);
+	}
 	free(t);
 }
 
@@ -177,7 +175,7 @@ static __attribute__((noinline)) void arrivals(struct traffic *t, struct sim *s,
 	while (t->next_cycle <= now && now < t->p.cycles) {
 		int src = t->next_node;
 
-		set_next_slot(t, t->next_slot + geometric_gap(t));
+		set_next_slot(t, t->next_slot + next_gap(t));
 		if (t->p.b_fraction > 0 && uniform01(t) < t->p.b_fraction) {
 			t->b_pending = true;
 			t->b_root = src;

@@ -759,6 +759,68 @@ static void test_delivered_hook(void)
 	      "driver.delivered reports the messages of event()'s last tails, same cycles, same order");
 }
 
+/*
+ * Sends made after the first cycles (a credit-less ni_credits_in() before them): their
+ * tails, in one cycle, are told in the order of the sends, and debug builds check the
+ * NI's ready list is in a strict order (equal listing numbers once stopped such a run).
+ */
+struct late_sends {
+	struct sends sends;
+	uint64_t at;		/* the cycle of the sends */
+	int done[8], n_done;
+	uint64_t done_cycle[8];
+};
+
+static void late_tick(void *ctx, struct sim *s)
+{
+	struct late_sends *x = ctx;
+
+	if (sim_now(s) == x->at)
+		sends_start(&x->sends, s);
+}
+
+/* (Not before the sends: a simulation with nothing in flight is otherwise finished.) */
+static bool late_finished(void *ctx, const struct sim *s)
+{
+	return sim_now(s) > ((const struct late_sends *)ctx)->at;
+}
+
+static void late_event(void *ctx, struct sim *s, const struct sim_event *e)
+{
+	struct late_sends *x = ctx;
+
+	(void)s;
+	if (e->kind == EV_SEND_DONE && x->n_done < 8) {
+		x->done_cycle[x->n_done] = e->cycle;
+		x->done[x->n_done++] = e->msg->id;
+	}
+}
+
+static void test_late_sends(void)
+{
+	struct sim *s = make("mesh:4x4", 3, 2, true);
+	struct late_sends x = { .sends = {
+		.n = 3, .src = { 0, 5, 10 },
+		.req = { { .dest = 3, .len = 4, .channel = -1 },
+			 { .dest = 6, .len = 4, .channel = -1 },
+			 { .dest = 14, .len = 4, .channel = -1 } } }, .at = 2 };
+	struct driver d = { .ctx = &x, .tick = late_tick, .event = late_event,
+			    .finished = late_finished };
+	struct sim_stats st;
+	enum sim_status r = sim_run(s, &d);
+
+	sim_get_stats(s, &st);
+	check(r == SIM_DONE && st.delivered_ok && st.messages == 3,
+	      "sends at cycle 2: delivered (%s)", sim_error(s));
+	check(x.n_done == 3 && x.done[0] == 0 && x.done[1] == 1 && x.done[2] == 2 &&
+	      x.done_cycle[0] == x.done_cycle[1] && x.done_cycle[1] == x.done_cycle[2],
+	      "sends at cycle 2: the three SEND_DONEs in one cycle, in the order of the sends "
+	      "(%d: %d %d %d at %llu %llu %llu)", x.n_done, x.done[0], x.done[1], x.done[2],
+	      (unsigned long long)x.done_cycle[0], (unsigned long long)x.done_cycle[1],
+	      (unsigned long long)x.done_cycle[2]);
+	sim_destroy(s);
+}
+
 static void test_deadlock_watchdog(void)
 {
 	/* Two concurrent broadcasts on Q_2 (roots 0 and 2) wait for each other's links. */
@@ -1686,6 +1748,7 @@ int main(void)
 	test_back_pressure();
 	test_broadcast_among_unicasts();
 	test_delivered_hook();
+	test_late_sends();
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_send_unicast();

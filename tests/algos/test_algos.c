@@ -20,6 +20,7 @@
 
 #include "algos.h"
 #include "bounds.h"
+#include "geometric.h"
 #include "schedule.h"
 #include "skeleton.h"
 #include "../sweep.h"
@@ -1289,6 +1290,80 @@ static void forged_tag_run(const char *topo, int victim, uint64_t flip, bool nar
 	sim_destroy(s);
 }
 
+/*
+ * The traffic's gaps from their table (algos/geometric.*) are the formula's: at every
+ * step of the formula the table reaches (found here bit by bit over all the draws,
+ * apart from the table's own search) and the two draws on each side of it, at
+ * both ends of every cell and the draws beside them, at the ends of [0, 2^53), and at
+ * random draws, uniform and crowded towards u = 1 (the long gaps, the deep cells).
+ */
+static uint64_t geo_step(const struct geometric *g, uint64_t gap)
+{
+	uint64_t k = 0;		/* the last draw of gap or less, bit by bit from the top */
+
+	for (int b = 52; b >= 0; b--)
+		if (geometric_formula(g, k | 1ull << b) <= gap)
+			k |= 1ull << b;
+	return k + 1;
+}
+
+static void test_geometric(void)
+{
+	static const double ps[] = { 0.9, 0.5, 0.1, 1.0 / 80, 1.0 / 160, 0.1 / 64, 1e-3, 1e-4,
+				     1e-7, 1.0 - 1e-9 };
+
+	for (size_t a = 0; a < sizeof(ps) / sizeof(ps[0]); a++) {
+		struct geometric g;
+		uint64_t x = 0x243f6a8885a308d3ull, checked = 0, differ = 0, steps = 0, k_end = 0;
+
+		geometric_init(&g, ps[a]);
+#define GEO_SAME(k) do { uint64_t k_ = (k); \
+		if (k_ < GEO_DRAWS) { checked++; \
+			differ += geometric_gap(&g, k_) != geometric_formula(&g, k_); } } while (0)
+		for (uint64_t i = 0; i < g.n_cells; i++) {
+			double lo, hi;
+			uint64_t b = (g.top - i) << g.shift, kp_lo, kp_hi;
+
+			memcpy(&lo, &b, sizeof(lo));
+			b += 1ull << g.shift;
+			memcpy(&hi, &b, sizeof(hi));
+			kp_lo = (uint64_t)lo;
+			kp_hi = hi > 0x1p53 ? GEO_DRAWS : (uint64_t)hi - 1;
+			for (int d = -1; d <= 1; d++) {
+				GEO_SAME(GEO_DRAWS - kp_hi + (uint64_t)d);
+				GEO_SAME(GEO_DRAWS - kp_lo + (uint64_t)d);
+			}
+			k_end = GEO_DRAWS - kp_lo;
+		}
+		for (uint64_t gap = 1; gap < 4096; gap++) {
+			uint64_t t = geo_step(&g, gap);
+
+			for (int d = -2; d <= 2; d++)
+				GEO_SAME(t + (uint64_t)d);
+			steps++;
+			if (t > k_end)
+				break;
+		}
+		GEO_SAME(0);
+		GEO_SAME(GEO_DRAWS - 1);
+		for (int i = 0; i < 200000; i++) {
+			uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+
+			z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+			z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+			z ^= z >> 31;
+			GEO_SAME(z >> 11);
+			GEO_SAME(GEO_DRAWS - 1 - (z >> (11 + i % 24)));
+		}
+#undef GEO_SAME
+		check(differ == 0 && (g.n_cells > 0 || ps[a] < 1e-3),
+		      "geometric gaps p = %g: %llu cells, %llu steps, %llu draws: %llu differ from "
+		      "the formula", ps[a], (unsigned long long)g.n_cells, (unsigned long long)steps,
+		      (unsigned long long)checked, (unsigned long long)differ);
+		geometric_free(&g);
+	}
+}
+
 static void test_skeleton(void)
 {
 	static const struct {
@@ -1408,6 +1483,7 @@ int main(int argc, char **argv)
 	test_ring_aas();
 	test_supports();
 	test_skeleton();
+	test_geometric();
 	test_bounds();
 	test_engine();
 
