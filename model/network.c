@@ -237,11 +237,19 @@ const struct router_params *network_params(const struct network *n) { return &n-
 int network_channels(const struct network *n) { return n->channels; }
 const struct router *network_router(const struct network *n, int node) { return &n->routers[node]; }
 
+/*
+ * The injection input and ejection output channel c of a router are n_link + c: the
+ * network's links (the same P*V for every router), so that the NI's wires and the
+ * steady cycle do not touch a router's second line for it (its constants), only the
+ * lines they write.  Uniform 8x8 0.1, CPU best of 11 interleaved against the same
+ * without: 1.008x, pbcast 1.034x, direx 1.019x (within the noise; instructions
+ * -0.2 a flit-hop).
+ */
 void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
 
-	router_drive_flit(r, n->cycle, r->n_link + channel, flit);
+	router_drive_flit(r, n->cycle, n->links + channel, flit);
 	wake_now(n, node);
 }
 
@@ -256,7 +264,7 @@ void network_return_credit(struct network *n, int node, int channel)
 {
 	struct router *r = &n->routers[node];
 
-	router_drive_credit(r, n->cycle, r->n_link + channel);
+	router_drive_credit(r, n->cycle, n->links + channel);
 	wake_now(n, node);
 }
 
@@ -433,7 +441,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 	 */
 	r->credit_in[slot] = outs;
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
-		int i = __builtin_ctz(m), ports = r->n_link, w, q;
+		int i = __builtin_ctz(m), ports = n->links, w, q;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
@@ -448,7 +456,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 			int o = __builtin_ctz(mo);
 
 			r->out[o].flit_q = f;
-			if (o < r->n_link) {
+			if (o < n->links) {
 				q = link_peer_port(n, v, o, &w, wiring);
 				d = link_router(routers, r, o, w, wiring);
 				d->in_valid[to] |= 1u << q;
@@ -457,7 +465,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 				n->link_moves++;
 			} else {
 				*ej++ = (struct channel_event){
-					.node = v, .channel = o - r->n_link, .flit = f };
+					.node = v, .channel = o - n->links, .flit = f };
 			}
 		}
 		if (flit_is_tail(f)) {
