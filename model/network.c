@@ -657,8 +657,8 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			 * The next active router's first line, as in the large loop below:
 			 * 64 routers of 1,216 bytes do not stay in a 32 KB first-level cache
 			 * beside the NIs' and the messages' lines, and perf put 13 % of
-			 * uniform 8x8's samples on the steady dispatch's load of that line
-			 * (its test and the branch after).  CPU time, uniform 8x8 0.1, best
+			 * network_step()'s samples on uniform 8x8 on the steady dispatch's
+			 * load of that line (its test and the branch after).  CPU time, uniform 8x8 0.1, best
 			 * of 7 interleaved: 1.029x to 1.039x as fast, though 10.5 more
 			 * instructions a flit-hop (the address, and the flattened loop's
 			 * allocation: docs/performance.md, eleventh session (skel)).  Its
