@@ -648,8 +648,6 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 	if (small) {
 		int slot = cycle & 1;
 		uint64_t b = n->small_set[slot];
-		/* The last router of the set: the next one after the last (harmless). */
-		uint64_t last = b ? 1ull << (63 - __builtin_clzll(b)) : 0;
 
 		n->small_set[slot] = 0;
 		for (; b; b &= b - 1) {
@@ -658,14 +656,19 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			 * 64 routers of 1,216 bytes do not stay in a 32 KB first-level cache
 			 * beside the NIs' and the messages' lines, and perf put 13 % of
 			 * network_step()'s samples on uniform 8x8 on the steady dispatch's
-			 * load of that line (its test and the branch after).  CPU time, uniform 8x8 0.1, best
-			 * of 7 interleaved: 1.029x to 1.039x as fast, though 10.5 more
-			 * instructions a flit-hop (the address, and the flattened loop's
-			 * allocation: docs/performance.md, eleventh session (skel)).  Its
-			 * next input's line as well, from the next router's credit_out_q:
-			 * 0.990x; the first lines of the next two routers: 0.980x.
+			 * load of that line (its test and the branch after).  CPU time,
+			 * uniform 8x8 0.1, best of 7 to 11 interleaved: 1.03x to 1.04x as
+			 * fast, though 10 to 11 more instructions a flit-hop (the address,
+			 * and the flattened loop's allocation: docs/performance.md, eleventh
+			 * session (skel)).  After the last, router 63: an address computed as
+			 * an integer, since it may lie past the array (a prefetch does not
+			 * fault); the set's last instead, found once a cycle, ran 1.01x
+			 * slower.  Its next input's line as well, from the next router's
+			 * credit_out_q: 0.990x; the first lines of the next two routers:
+			 * 0.980x.
 			 */
-			__builtin_prefetch(&routers[__builtin_ctzll((b & (b - 1)) | last)], 1);
+			__builtin_prefetch((const void *)((uintptr_t)routers + sizeof(*routers) *
+					   (size_t)__builtin_ctzll((b & (b - 1)) | 1ull << 63)), 1);
 			step_router(n, routers, next, &bits, true, __builtin_ctzll(b), cycle, wiring,
 				    stream, conflict);
 		}
