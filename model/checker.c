@@ -59,8 +59,17 @@ _Static_assert(sizeof(struct slot) == 32, "a slot is 32 bytes");
  * only while the row counts none, so every expectation of its key in the hash table is
  * younger than the row's.  DIRECT_SEQS divides 2^(W - 26) for every W (W >= 32): a
  * head's wrapped sequence number gives the row.
+ *
+ * Four rows a node (64 bytes): the table is 4 KB on 8x8 and 64 KB on Q_10, where 64
+ * rows a node made it 1 MB (4 MB on Q_12), read at each head's arrival and written at
+ * each send, and missing the caches.  Direct exchange, CPU of 9 runs interleaved with
+ * 64 rows: Q_10 1.022x as fast (best), 1.032x (median); Q_12 (3 runs) 1.063x and
+ * 1.024x, 20.8 MB of peak memory instead of 24.6.  Uniform 8x8 at 0.1 and 0.3 the
+ * same (a message beyond a source's fourth outstanding one goes to the hash table),
+ * instructions the same to 0.1 a flit-hop (docs/performance.md, eleventh session
+ * (skel)).
  */
-#define DIRECT_SEQS 64
+#define DIRECT_SEQS 4
 _Static_assert(DIRECT_SEQS <= 1 << (FLIT_MIN_PAYLOAD - HDR_SEQ_SHIFT),
 	       "a head's sequence number has the row's bits");
 

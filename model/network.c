@@ -163,7 +163,8 @@ struct network *network_create(const struct router_params *params)
 	n->active[1] = calloc((size_t)n->words, 8);
 	n->evaluated = malloc(sizeof(int) * (size_t)nodes);
 	n->ej = malloc(sizeof(*n->ej) * (size_t)nodes * (size_t)n->channels);
-	n->inj_credit = malloc(sizeof(*n->inj_credit) * (size_t)nodes * (size_t)n->channels);
+	/* One entry more: the mesh's steady cycle writes one behind the last (steady_cycle()). */
+	n->inj_credit = malloc(sizeof(*n->inj_credit) * ((size_t)nodes * (size_t)n->channels + 1));
 	if (!n->routers || !n->active[0] || !n->active[1] || !n->evaluated || !n->ej ||
 	    !n->inj_credit)
 		goto fail;
@@ -237,11 +238,19 @@ const struct router_params *network_params(const struct network *n) { return &n-
 int network_channels(const struct network *n) { return n->channels; }
 const struct router *network_router(const struct network *n, int node) { return &n->routers[node]; }
 
+/*
+ * The injection input and ejection output channel c of a router are n_link + c: the
+ * network's links (the same P*V for every router), so that the NI's wires and the
+ * steady cycle do not touch a router's second line for it (its constants), only the
+ * lines they write.  Uniform 8x8 0.1, CPU best of 11 interleaved against the same
+ * without: 1.008x, pbcast 1.034x, direx 1.019x (within the noise; instructions
+ * -0.2 a flit-hop).
+ */
 void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
 
-	router_drive_flit(r, n->cycle, r->n_link + channel, flit);
+	router_drive_flit(r, n->cycle, n->links + channel, flit);
 	wake_now(n, node);
 }
 
@@ -256,7 +265,7 @@ void network_return_credit(struct network *n, int node, int channel)
 {
 	struct router *r = &n->routers[node];
 
-	router_drive_credit(r, n->cycle, r->n_link + channel);
+	router_drive_credit(r, n->cycle, n->links + channel);
 	wake_now(n, node);
 }
 
@@ -433,22 +442,36 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 	 */
 	r->credit_in[slot] = outs;
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
-		int i = __builtin_ctz(m), ports = r->n_link, w, q;
+		int i = __builtin_ctz(m), ports = n->links, w, q;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
 		/*
 		 * A link input sends no credit: its FIFO stays empty (struct router).  An
-		 * injection input's credit goes to the NI.
+		 * injection input's credit goes to the NI.  On a mesh without a branch on
+		 * the input's kind, which random traffic makes unpredictable: the entry
+		 * behind the list's last is written whatever the input, and the list
+		 * extended by it only for an injection input (one entry more allocated).
+		 * Uniform 8x8 0.1, CPU best of 9 interleaved: 1.016x to 1.018x as fast
+		 * (1.2 M cycles: 1.009x best, 1.019x median), though 12.9 more instructions
+		 * a flit-hop (the flattened loop's allocation); on the hypercube's copies
+		 * the broadcast and the exchange ran 0.94x and 0.955x, so they keep the
+		 * branch (docs/performance.md, eleventh session (skel)).
 		 */
-		if (i >= ports)
+		if (wiring == WIRING_MESH) {
+			struct channel_event *ic = n->inj_credit_end;
+
+			*ic = (struct channel_event){ .node = v, .channel = i - ports, .flit = 0 };
+			n->inj_credit_end = ic + (i >= ports);
+		} else if (i >= ports) {
 			*n->inj_credit_end++ = (struct channel_event){
 				.node = v, .channel = i - ports, .flit = 0 };
+		}
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
 			int o = __builtin_ctz(mo);
 
 			r->out[o].flit_q = f;
-			if (o < r->n_link) {
+			if (o < n->links) {
 				q = link_peer_port(n, v, o, &w, wiring);
 				d = link_router(routers, r, o, w, wiring);
 				d->in_valid[to] |= 1u << q;
@@ -457,7 +480,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 				n->link_moves++;
 			} else {
 				*ej++ = (struct channel_event){
-					.node = v, .channel = o - r->n_link, .flit = f };
+					.node = v, .channel = o - n->links, .flit = f };
 			}
 		}
 		if (flit_is_tail(f)) {
@@ -675,8 +698,8 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			 * though the loop runs 11 more instructions a flit-hop on the
 			 * broadcast and 5 on the exchange (its allocation).  Two routers
 			 * ahead gained nothing more; the lines the next router sends to,
-			 * fetched too, cost 3.5 % on direx.  A small network fits the cache:
-			 * its loop has none (the general wiring's, unmeasured, neither).
+			 * fetched too, cost 3.5 % on direx.  The general wiring's loop,
+			 * unmeasured, has none.
 			 */
 			if (wiring != WIRING_GENERAL)
 				__builtin_prefetch(nr, 1);
