@@ -19,15 +19,16 @@
 #define ONCE(x) (*(volatile __typeof__(x) *)&(x))
 
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
-_Static_assert(offsetof(struct router, shrank_d) + sizeof(uint32_t) <= 64,
+_Static_assert(offsetof(struct router, eject_mul) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
 _Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
+_Static_assert(sizeof(struct router_input) == 32, "an input is 32 bytes, head included");
 
 uint8_t router_route_kind(const struct router_params *p)
 {
 	const struct topology *t = p->topo;
 
-	if (t->vcs != 1 || p->replication_cost > 0 || topology_wraps(t))
+	if (t->vcs != 1 || p->replication_cost > 0 || topology_wraps(t) || !p->all_port)
 		return ROUTER_ROUTE_CALL;
 	if (!topology_is_grid(t))
 		return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_CUBE : ROUTER_ROUTE_CALL;
@@ -49,20 +50,17 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	if (r->n_in > ROUTER_MAX_IO || r->n_out > ROUTER_MAX_IO)
 		return -1;
 	r->depth = p->buffer_depth;
-	/* The FIFOs, then the message heads: both are touched only off the streaming path. */
+	/* The FIFOs, then the waiting heads' routes: both are touched only off the streaming path. */
 	r->fifo = calloc((size_t)r->n_in * (size_t)(p->buffer_depth + 1), sizeof(flit_t));
 	if (!r->fifo)
 		return -1;
-	r->msg_head = r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth;
+	r->req = (uint32_t *)(r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth);
 	for (int o = 0; o < r->n_out; o++)
 		r->credits_q[o] = (uint8_t)p->buffer_depth;
 	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
 	r->link_mask = (1u << r->n_link) - 1;
-	/* ejection_of(): 1 << (links + i) all-port, 1 << links one-port, 0 at injection inputs */
-	for (uint32_t i = 0, e = 1u << r->n_link, step = p->all_port; i < (uint32_t)r->n_link;
-	     i++, e <<= step)
-		r->in[i].eject = e;
+	r->eject_mul = p->all_port ? 1u << r->n_link : 0;
 	r->route_kind = router_route_kind(p);
 	if (topology_is_grid(p->topo)) {
 		r->mesh_cols = (int16_t)p->topo->cols;
@@ -76,7 +74,7 @@ void router_free(struct router *r)
 {
 	free(r->fifo);
 	r->fifo = NULL;
-	r->msg_head = NULL;
+	r->req = NULL;
 }
 
 /*
@@ -308,7 +306,7 @@ static inline bool charged(const struct router *r, flit_t head, uint32_t req)
  * rr, rr+1, ... mod NIn); 5. cur = req for a granted head, which may move at once.
  *
  * A head that is not granted stays at the head of its input, so its route is
- * computed once and kept in in[i].req until the grant (bit i of routed).
+ * computed once and kept in req[i] until the grant (bit i of routed).
  * Out of line: a head starts a message once per hop, the other flits stream.
  */
 static __attribute__((noinline)) void
@@ -329,13 +327,13 @@ start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *h
 	for (uint32_t m = heads & ~r->routed; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		r->in[i].req = router_route(r, hol[i], i);
+		r->req[i] = router_route(r, hol[i], i);
 	}
 	r->routed |= heads;
 	for (int half = 0; half < 2; half++)
 		for (uint32_t m = order[half]; m; m &= m - 1) {
 			int i = __builtin_ctz(m);
-			uint32_t req = r->in[i].req;
+			uint32_t req = r->req[i];
 
 			if (req & taken) {
 				conflicted |= 1u << i;
@@ -343,7 +341,7 @@ start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *h
 			}
 			taken |= req;
 			granted |= 1u << i;
-			r->msg_head[i] = hol[i];
+			r->in[i].head = hol[i];
 			if (charged(r, hol[i], req)) {
 				/* 5. Held from the grant on: no move in this cycle (step 6). */
 				r->charge_d |= 1u << i;
@@ -468,9 +466,11 @@ static __attribute__((noinline)) void commit_routes(struct router *r)
 	for (m = r->grant_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		r->in[i].route_q = r->in[i].req;
-		r->owned_q |= r->in[i].req;
-		r->owning |= (uint32_t)(r->in[i].req != 0) << i;
+		uint32_t req = r->req[i];
+
+		r->in[i].route_q = req;
+		r->owned_q |= req;
+		r->owning |= (uint32_t)(req != 0) << i;
 	}
 	release_routes(r, r->release_d);
 }
@@ -659,7 +659,7 @@ alone_refused(const struct router *r, uint32_t req)
 static inline __attribute__((always_inline)) void
 keep_route(struct router *r, int i, uint32_t req)
 {
-	r->in[i].req = req;
+	r->req[i] = req;
 	r->routed |= 1u << i;
 }
 
@@ -686,7 +686,7 @@ take_route(struct router *r, int i, uint32_t req)
 static inline __attribute__((always_inline)) void
 take_outputs(struct router *r, int i, flit_t f, uint32_t req)
 {
-	r->msg_head[i] = f;
+	r->in[i].head = f;
 	take_route(r, i, req);
 }
 
@@ -766,7 +766,7 @@ join_end(struct router *r, uint32_t head, int i, uint32_t req, uint32_t credit_i
 	if (outs & ~ready)
 		return false;
 	if (head)
-		take_route(r, i, req);	/* its msg_head stored by the caller */
+		take_route(r, i, req);	/* its head stored by the caller */
 	r->steady = (outs & r->credit1_q) ? 0 : ROUTER_STEADY;
 	r->out_valid_q = outs;
 	/*
@@ -794,7 +794,7 @@ join_head_routed(struct router *r, uint32_t head, int i, flit_t f, uint32_t cred
 		keep_route(r, i, req);
 		return false;
 	}
-	r->msg_head[i] = f;
+	r->in[i].head = f;
 	return join_end(r, head, i, req, credit_in);
 }
 
@@ -826,7 +826,7 @@ router_unicast_port(const struct router *r, int dest)
  * route by join_head_routed().
  */
 static inline __attribute__((always_inline)) bool
-join_head(struct router *r, int slot, int i, uint32_t credit_in)
+join_head(struct router *r, int slot, uint32_t head, int i, uint32_t credit_in)
 {
 	flit_t f = r->in[i].flit[slot];
 	uint64_t payload = flit_payload(f);
@@ -835,21 +835,21 @@ join_head(struct router *r, int slot, int i, uint32_t credit_in)
 	if (!flit_is_head(f))
 		return false;	/* never: a flit at an input without a message is a head */
 	if (r->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
-		return join_head_routed(r, 1u << i, i, f, credit_in);
+		return join_head_routed(r, head, i, f, credit_in);
 	/*
 	 * take_outputs()' store of the message's head, early, so that f is not live
-	 * across the rest: msg_head[i] is read only while in[i].route_q is set
+	 * across the rest: in[i].head is read only while in[i].route_q is set
 	 * (network_router_state()), and a head refused here is stored again at its grant.
 	 */
-	r->msg_head[i] = f;
+	r->in[i].head = f;
 	/* route_unicast() by route_kind */
 	req = unicast_route(payload, router_unicast_port(r, (int)hdr_address_of(payload)),
-			    r->in[i].eject);
+			    (head & r->link_mask) * r->eject_mul);
 	if (!req || (req & r->owned_q)) {	/* alone_refused(): T_r = 0 */
 		keep_route(r, i, req);
 		return false;
 	}
-	return join_end(r, 1u << i, i, req, credit_in);
+	return join_end(r, head, i, req, credit_in);
 }
 
 static __attribute__((noinline)) bool join_deltas(struct router *r, int slot);
@@ -893,7 +893,7 @@ static inline __attribute__((always_inline)) bool join(struct router *r, int slo
 		return join_end(r, 0, 0, 0, credit_in);	/* tails left */
 	i = __builtin_ctz(extra);
 	if (!streams && (extra & ~r->owning))
-		return join_head(r, slot, i, credit_in);
+		return join_head(r, slot, extra, i, credit_in);
 	return join_end(r, 0, i, r->in[i].route_q, credit_in);	/* a worm resumes */
 }
 
@@ -1071,7 +1071,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 		if ((waiting & ~nonempty) || (queued & ~r->routed))
 			return false;
 		for (m = queued; m; m &= m - 1)
-			if (!(r->in[__builtin_ctz(m)].req & r->owned_q))
+			if (!(r->req[__builtin_ctz(m)] & r->owned_q))
 				return false;
 		conflict = true;
 		r->conflict_cycles++;
