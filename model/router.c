@@ -50,11 +50,11 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	if (r->n_in > ROUTER_MAX_IO || r->n_out > ROUTER_MAX_IO)
 		return -1;
 	r->depth = p->buffer_depth;
-	/* The FIFOs, then the waiting heads' routes: both are touched only off the streaming path. */
+	/* The FIFOs, then the granted heads' routes: both are touched only off the streaming path. */
 	r->fifo = calloc((size_t)r->n_in * (size_t)(p->buffer_depth + 1), sizeof(flit_t));
 	if (!r->fifo)
 		return -1;
-	r->req = (uint32_t *)(r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth);
+	r->grant_req = (uint32_t *)(r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth);
 	for (int o = 0; o < r->n_out; o++)
 		r->credits_q[o] = (uint8_t)p->buffer_depth;
 	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
@@ -74,7 +74,7 @@ void router_free(struct router *r)
 {
 	free(r->fifo);
 	r->fifo = NULL;
-	r->req = NULL;
+	r->grant_req = NULL;
 }
 
 /*
@@ -306,7 +306,7 @@ static inline bool charged(const struct router *r, flit_t head, uint32_t req)
  * rr, rr+1, ... mod NIn); 5. cur = req for a granted head, which may move at once.
  *
  * A head that is not granted stays at the head of its input, so its route is
- * computed once and kept in req[i] until the grant (bit i of routed).
+ * computed once and kept in in[i].req until the grant (bit i of routed).
  * Out of line: a head starts a message once per hop, the other flits stream.
  */
 static __attribute__((noinline)) void
@@ -327,13 +327,13 @@ start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *h
 	for (uint32_t m = heads & ~r->routed; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		r->req[i] = router_route(r, hol[i], i);
+		r->in[i].req = router_route(r, hol[i], i);
 	}
 	r->routed |= heads;
 	for (int half = 0; half < 2; half++)
 		for (uint32_t m = order[half]; m; m &= m - 1) {
 			int i = __builtin_ctz(m);
-			uint32_t req = r->req[i];
+			uint32_t req = r->in[i].req;
 
 			if (req & taken) {
 				conflicted |= 1u << i;
@@ -341,6 +341,7 @@ start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *h
 			}
 			taken |= req;
 			granted |= 1u << i;
+			r->grant_req[i] = req;	/* for commit_routes(): the head takes req's place */
 			r->in[i].head = hol[i];
 			if (charged(r, hol[i], req)) {
 				/* 5. Held from the grant on: no move in this cycle (step 6). */
@@ -466,7 +467,7 @@ static __attribute__((noinline)) void commit_routes(struct router *r)
 	for (m = r->grant_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		uint32_t req = r->req[i];
+		uint32_t req = r->grant_req[i];
 
 		r->in[i].route_q = req;
 		r->owned_q |= req;
@@ -659,7 +660,7 @@ alone_refused(const struct router *r, uint32_t req)
 static inline __attribute__((always_inline)) void
 keep_route(struct router *r, int i, uint32_t req)
 {
-	r->req[i] = req;
+	r->in[i].req = req;
 	r->routed |= 1u << i;
 }
 
@@ -1071,7 +1072,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 		if ((waiting & ~nonempty) || (queued & ~r->routed))
 			return false;
 		for (m = queued; m; m &= m - 1)
-			if (!(r->req[__builtin_ctz(m)] & r->owned_q))
+			if (!(r->in[__builtin_ctz(m)].req & r->owned_q))
 				return false;
 		conflict = true;
 		r->conflict_cycles++;

@@ -52,13 +52,18 @@ struct router_params {
 struct router_input {
 	flit_t flit[2];		/* in_flit[i] of cycle c in flit[c & 1] (if in_valid) */
 	/*
-	 * Model only, for the deadlock report and the readouts: the head of the message
-	 * in progress (read while route_q is set).  Here, in the line the join reads the
-	 * head from and writes route_q into, not in an array of its own: that array's
-	 * line, which nothing else of a head-hop touched, cost the exchange 1-2.5 % of
-	 * its time (docs/performance.md, eleventh session (engine), round 2).
+	 * Model only.  While route_q is set, head: the head of the message in progress,
+	 * for the deadlock report and the readouts.  While it is not, req: the route of
+	 * the head waiting here, once computed (bit i of routed).  Both in the line the
+	 * join reads the head from and writes route_q into: the head in an array of its
+	 * own cost the exchange 1-2.5 % of its time (a line nothing else of a head-hop
+	 * touched), and req there cost the join a register (i) for a refused head
+	 * (docs/performance.md, eleventh session (engine), round 2).
 	 */
-	flit_t head;
+	union {
+		flit_t head;
+		uint32_t req;
+	};
 	uint32_t route_q;	/* outputs owned by the message at this input */
 	uint8_t rd_ptr;		/* FIFO read pointer */
 	uint8_t count;		/* flits in the FIFO */
@@ -179,8 +184,8 @@ struct router {
 
 	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: see above */
 	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
-	uint32_t grant_d;	/* inputs whose head was granted: route_q = req[i] */
-	uint32_t routed;	/* model only: inputs whose waiting head's req[i] is known */
+	uint32_t grant_d;	/* inputs whose head was granted: route_q = grant_req[i] */
+	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
 
 	/* Constants. */
 	int16_t n_ports;	/* P */
@@ -210,10 +215,10 @@ struct router {
 	struct router_output out[ROUTER_MAX_IO] __attribute__((aligned(64)));
 
 	/*
-	 * n_in: the route of each waiting head, once computed (routed), apart from its
-	 * input: only a head refused or the full cycle's writes it.
+	 * n_in: the route of each head the full cycle granted, from router_eval() to
+	 * router_commit() (the grant stores the head where its input kept req).
 	 */
-	uint32_t *req;
+	uint32_t *grant_req;
 	uint64_t conflict_cycles;	/* statistics: cycles where a head waited */
 
 	/*
@@ -320,7 +325,7 @@ void router_commit(struct router *r);
  * keeps router_streams() from holding, a streaming one: the head is allocated
  * alone (no rotation orders it) and, granted, takes its outputs at once, which
  * only its own move in router_stream() reads (5: cur = req).  It returns false,
- * having changed nothing but that head's route (req[i] and routed, as a waiting
+ * having changed nothing but that head's route (in[i].req and routed, as a waiting
  * head's), when the head is not granted at once or T_r > 0: router_eval() and
  * router_commit() then do the cycle.  Its caller has checked that nothing is
  * buffered at the head's input (step_router(): nonempty == 0;
