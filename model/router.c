@@ -28,7 +28,7 @@ uint8_t router_route_kind(const struct router_params *p)
 {
 	const struct topology *t = p->topo;
 
-	if (t->vcs != 1 || p->replication_cost > 0 || topology_wraps(t) || !p->all_port)
+	if (t->vcs != 1 || p->replication_cost > 0 || topology_wraps(t))
 		return ROUTER_ROUTE_CALL;
 	if (!topology_is_grid(t))
 		return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_CUBE : ROUTER_ROUTE_CALL;
@@ -60,7 +60,7 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
 	r->link_mask = (1u << r->n_link) - 1;
-	r->eject_mul = p->all_port ? 1u << r->n_link : 0;
+	r->eject_mul = p->all_port ? 1u << r->n_link : 1;
 	r->route_kind = router_route_kind(p);
 	if (topology_is_grid(p->topo)) {
 		r->mesh_cols = (int16_t)p->topo->cols;
@@ -800,6 +800,20 @@ join_head_routed(struct router *r, uint32_t head, int i, flit_t f, uint32_t cred
 }
 
 /*
+ * The ejection output of a head at the input of bit head, for the join's inline route
+ * (eject_mul, router.h): all-port, x = head & link_mask times 1 << n_link; one-port
+ * (eject_mul 1), x + link_mask carries into bit n_link alone where x is not 0; adding
+ * link_mask and clearing its bits changes no all-port result.  0 at an injection input.
+ */
+static inline __attribute__((always_inline)) uint32_t
+router_join_eject(const struct router *r, uint32_t head)
+{
+	uint32_t links = r->link_mask;
+
+	return ((head & links) * r->eject_mul + links) & ~links;
+}
+
+/*
  * unicast_next_port() of this router to dest, by route_kind (not ROUTER_ROUTE_CALL):
  * on the hypercube the lowest dimension of node ^ dest, on the mesh the column
  * first (XY) or the row first (YX); -1 at dest.
@@ -845,7 +859,7 @@ join_head(struct router *r, int slot, uint32_t head, int i, uint32_t credit_in)
 	r->in[i].head = f;
 	/* route_unicast() by route_kind */
 	req = unicast_route(payload, router_unicast_port(r, (int)hdr_address_of(payload)),
-			    (head & r->link_mask) * r->eject_mul);
+			    router_join_eject(r, head));
 	if (!req || (req & r->owned_q)) {	/* alone_refused(): T_r = 0 */
 		keep_route(r, i, req);
 		return false;

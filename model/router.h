@@ -92,8 +92,8 @@ struct router_output {
 #define ROUTER_STEADY_RELEASED 2
 
 /*
- * struct router's route_kind: route_of() (a call); all-port, a hypercube in ascending
- * order (1 << ctz(node ^ dest)); a mesh in XY (ascending) or YX (descending) order, by
+ * struct router's route_kind: route_of() (a call); a hypercube in ascending order
+ * (1 << ctz(node ^ dest)); a mesh in XY (ascending) or YX (descending) order, by
  * mesh_cols, mesh_row and mesh_col.
  */
 enum router_route_kind {
@@ -162,11 +162,11 @@ struct router {
 	 */
 	uint32_t grew_d, shrank_d;
 	/*
-	 * A constant: 1 << n_link, all-port (route_kind is ROUTER_ROUTE_CALL otherwise).
-	 * The join's inline route ejects a head received at input i by output n_link + i,
-	 * (1 << i) * eject_mul: a multiplication, not a shift (a shift by a variable wants
-	 * cl, which the route's shift holds), and not a constant per input, which left
-	 * the input no room for its head (struct router_input).
+	 * A constant: 1 << n_link all-port, 1 one-port.  The join's inline route ejects a
+	 * head received at link input i by output n_link + i all-port, n_link one-port:
+	 * router_join_eject(), by a multiplication, not a shift (a shift by a variable
+	 * wants cl, which the route's shift holds), and not a constant per input, which
+	 * left the input no room for its head (struct router_input).
 	 */
 	uint32_t eject_mul;
 

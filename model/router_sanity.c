@@ -63,8 +63,8 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 			return fail(r, err, errlen, "route_kind %d (not %d), mesh_cols %d, mesh_row %d, "
 				    "mesh_col %d", r->route_kind, router_route_kind(r->params),
 				    r->mesh_cols, r->mesh_row, r->mesh_col);
-		/* Input i < n_link ejects by output n_link + i all-port: (1 << i) * eject_mul. */
-		if (r->eject_mul != (r->params->all_port ? 1u << r->n_link : 0))
+		/* The join's ejection output (router_join_eject(), router.c). */
+		if (r->eject_mul != (r->params->all_port ? 1u << r->n_link : 1))
 			return fail(r, err, errlen, "eject_mul 0x%x with %d links", r->eject_mul,
 				    r->n_link);
 	}
