@@ -887,7 +887,7 @@ void network_router_state(const struct network *n, int node, struct router_state
 		x->route_q = r->in[i].route_q;
 		x->credit_out_q = r->credit_out_q >> i & 1;
 		x->hold_q = r->in[i].hold_q;
-		x->msg_head = r->in[i].route_q ? r->msg_head[i] : 0;
+		x->msg_head = r->in[i].route_q ? r->in[i].head : 0;
 	}
 	for (int o = 0; o < r->n_out; o++) {
 		s->out[o].out_valid_q = r->out_valid_q >> o & 1;

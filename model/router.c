@@ -19,9 +19,10 @@
 #define ONCE(x) (*(volatile __typeof__(x) *)&(x))
 
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
-_Static_assert(offsetof(struct router, shrank_d) + sizeof(uint32_t) <= 64,
+_Static_assert(offsetof(struct router, eject_mul) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
 _Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
+_Static_assert(sizeof(struct router_input) == 32, "an input is 32 bytes, head included");
 
 uint8_t router_route_kind(const struct router_params *p)
 {
@@ -49,20 +50,17 @@ int router_init(struct router *r, const struct router_params *p, int node)
 	if (r->n_in > ROUTER_MAX_IO || r->n_out > ROUTER_MAX_IO)
 		return -1;
 	r->depth = p->buffer_depth;
-	/* The FIFOs, then the message heads: both are touched only off the streaming path. */
+	/* The FIFOs, then the granted heads' routes: both are touched only off the streaming path. */
 	r->fifo = calloc((size_t)r->n_in * (size_t)(p->buffer_depth + 1), sizeof(flit_t));
 	if (!r->fifo)
 		return -1;
-	r->msg_head = r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth;
+	r->grant_req = (uint32_t *)(r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth);
 	for (int o = 0; o < r->n_out; o++)
 		r->credits_q[o] = (uint8_t)p->buffer_depth;
 	/* Every FIFO is empty: depth >= 2 free slots behind every link output. */
 	r->has_credit_q = (r->n_out >= 32) ? ~0u : (1u << r->n_out) - 1;
 	r->link_mask = (1u << r->n_link) - 1;
-	/* ejection_of(): 1 << (links + i) all-port, 1 << links one-port, 0 at injection inputs */
-	for (uint32_t i = 0, e = 1u << r->n_link, step = p->all_port; i < (uint32_t)r->n_link;
-	     i++, e <<= step)
-		r->in[i].eject = e;
+	r->eject_mul = p->all_port ? 1u << r->n_link : 1;
 	r->route_kind = router_route_kind(p);
 	if (topology_is_grid(p->topo)) {
 		r->mesh_cols = (int16_t)p->topo->cols;
@@ -76,7 +74,7 @@ void router_free(struct router *r)
 {
 	free(r->fifo);
 	r->fifo = NULL;
-	r->msg_head = NULL;
+	r->grant_req = NULL;
 }
 
 /*
@@ -343,7 +341,8 @@ start_messages(struct router *r, struct xbar *x, uint32_t heads, const flit_t *h
 			}
 			taken |= req;
 			granted |= 1u << i;
-			r->msg_head[i] = hol[i];
+			r->grant_req[i] = req;	/* for commit_routes(): the head takes req's place */
+			r->in[i].head = hol[i];
 			if (charged(r, hol[i], req)) {
 				/* 5. Held from the grant on: no move in this cycle (step 6). */
 				r->charge_d |= 1u << i;
@@ -468,9 +467,11 @@ static __attribute__((noinline)) void commit_routes(struct router *r)
 	for (m = r->grant_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		r->in[i].route_q = r->in[i].req;
-		r->owned_q |= r->in[i].req;
-		r->owning |= (uint32_t)(r->in[i].req != 0) << i;
+		uint32_t req = r->grant_req[i];
+
+		r->in[i].route_q = req;
+		r->owned_q |= req;
+		r->owning |= (uint32_t)(req != 0) << i;
 	}
 	release_routes(r, r->release_d);
 }
@@ -686,7 +687,7 @@ take_route(struct router *r, int i, uint32_t req)
 static inline __attribute__((always_inline)) void
 take_outputs(struct router *r, int i, flit_t f, uint32_t req)
 {
-	r->msg_head[i] = f;
+	r->in[i].head = f;
 	take_route(r, i, req);
 }
 
@@ -766,7 +767,7 @@ join_end(struct router *r, uint32_t head, int i, uint32_t req, uint32_t credit_i
 	if (outs & ~ready)
 		return false;
 	if (head)
-		take_route(r, i, req);	/* its msg_head stored by the caller */
+		take_route(r, i, req);	/* its head stored by the caller */
 	r->steady = (outs & r->credit1_q) ? 0 : ROUTER_STEADY;
 	r->out_valid_q = outs;
 	/*
@@ -794,8 +795,22 @@ join_head_routed(struct router *r, uint32_t head, int i, flit_t f, uint32_t cred
 		keep_route(r, i, req);
 		return false;
 	}
-	r->msg_head[i] = f;
+	r->in[i].head = f;
 	return join_end(r, head, i, req, credit_in);
+}
+
+/*
+ * The ejection output of a head at the input of bit head, for the join's inline route
+ * (eject_mul, router.h): all-port, x = head & link_mask times 1 << n_link; one-port
+ * (eject_mul 1), x + link_mask carries into bit n_link alone where x is not 0; adding
+ * link_mask and clearing its bits changes no all-port result.  0 at an injection input.
+ */
+static inline __attribute__((always_inline)) uint32_t
+router_join_eject(const struct router *r, uint32_t head)
+{
+	uint32_t links = r->link_mask;
+
+	return ((head & links) * r->eject_mul + links) & ~links;
 }
 
 /*
@@ -826,7 +841,7 @@ router_unicast_port(const struct router *r, int dest)
  * route by join_head_routed().
  */
 static inline __attribute__((always_inline)) bool
-join_head(struct router *r, int slot, int i, uint32_t credit_in)
+join_head(struct router *r, int slot, uint32_t head, int i, uint32_t credit_in)
 {
 	flit_t f = r->in[i].flit[slot];
 	uint64_t payload = flit_payload(f);
@@ -835,21 +850,21 @@ join_head(struct router *r, int slot, int i, uint32_t credit_in)
 	if (!flit_is_head(f))
 		return false;	/* never: a flit at an input without a message is a head */
 	if (r->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
-		return join_head_routed(r, 1u << i, i, f, credit_in);
+		return join_head_routed(r, head, i, f, credit_in);
 	/*
 	 * take_outputs()' store of the message's head, early, so that f is not live
-	 * across the rest: msg_head[i] is read only while in[i].route_q is set
+	 * across the rest: in[i].head is read only while in[i].route_q is set
 	 * (network_router_state()), and a head refused here is stored again at its grant.
 	 */
-	r->msg_head[i] = f;
+	r->in[i].head = f;
 	/* route_unicast() by route_kind */
 	req = unicast_route(payload, router_unicast_port(r, (int)hdr_address_of(payload)),
-			    r->in[i].eject);
+			    router_join_eject(r, head));
 	if (!req || (req & r->owned_q)) {	/* alone_refused(): T_r = 0 */
 		keep_route(r, i, req);
 		return false;
 	}
-	return join_end(r, 1u << i, i, req, credit_in);
+	return join_end(r, head, i, req, credit_in);
 }
 
 static __attribute__((noinline)) bool join_deltas(struct router *r, int slot);
@@ -893,7 +908,7 @@ static inline __attribute__((always_inline)) bool join(struct router *r, int slo
 		return join_end(r, 0, 0, 0, credit_in);	/* tails left */
 	i = __builtin_ctz(extra);
 	if (!streams && (extra & ~r->owning))
-		return join_head(r, slot, i, credit_in);
+		return join_head(r, slot, extra, i, credit_in);
 	return join_end(r, 0, i, r->in[i].route_q, credit_in);	/* a worm resumes */
 }
 

@@ -51,17 +51,23 @@ struct router_params {
  */
 struct router_input {
 	flit_t flit[2];		/* in_flit[i] of cycle c in flit[c & 1] (if in_valid) */
+	/*
+	 * Model only.  While route_q is set, head: the head of the message in progress,
+	 * for the deadlock report and the readouts.  While it is not, req: the route of
+	 * the head waiting here, once computed (bit i of routed).  Both in the line the
+	 * join reads the head from and writes route_q into: the head in an array of its
+	 * own cost the exchange 1-2.5 % of its time (a line nothing else of a head-hop
+	 * touched), and req there cost the join a register (i) for a refused head
+	 * (docs/performance.md, eleventh session (engine), round 2).
+	 */
+	union {
+		flit_t head;
+		uint32_t req;
+	};
 	uint32_t route_q;	/* outputs owned by the message at this input */
-	uint32_t req;		/* route of the head waiting here, once computed */
 	uint8_t rd_ptr;		/* FIFO read pointer */
 	uint8_t count;		/* flits in the FIFO */
 	uint8_t hold_q;		/* cycles the granted broadcast head must still wait */
-	/*
-	 * A constant: the ejection output a head received here leaves by (ejection_of():
-	 * 0 at an injection input), in the line the head's flit is read from, for the
-	 * join's inline route (router_join_steady(), route_kind).
-	 */
-	uint32_t eject;
 } __attribute__((aligned(32)));
 
 /*
@@ -150,11 +156,19 @@ struct router {
 	uint32_t link_mask;	/* (1 << n_link) - 1: link inputs and outputs (a constant) */
 	/*
 	 * Link inputs whose FIFO grew (shrank) by one this cycle: drive_wires() tells
-	 * upstream.  Everything from in_valid to shrank_d is in the first cache line: a
+	 * upstream.  Everything from in_valid to eject_mul is in the first cache line: a
 	 * cycle of a router that streams a message touches it and the lines of the ports
 	 * that move (and, for the steady cycle and the wires, the constants), nothing else.
 	 */
 	uint32_t grew_d, shrank_d;
+	/*
+	 * A constant: 1 << n_link all-port, 1 one-port.  The join's inline route ejects a
+	 * head received at link input i by output n_link + i all-port, n_link one-port:
+	 * router_join_eject(), by a multiplication, not a shift (a shift by a variable
+	 * wants cl, which the route's shift holds), and not a constant per input, which
+	 * left the input no room for its head (struct router_input).
+	 */
+	uint32_t eject_mul;
 
 	/*
 	 * Next state of the full cycle, computed by router_eval(), applied by
@@ -170,7 +184,7 @@ struct router {
 
 	uint8_t credits_q[ROUTER_MAX_IO];	/* per output: see above */
 	/* The full cycle's only (router_eval(), router_commit(); not router_stream()). */
-	uint32_t grant_d;	/* inputs whose head was granted: route_q = in[i].req */
+	uint32_t grant_d;	/* inputs whose head was granted: route_q = grant_req[i] */
 	uint32_t routed;	/* model only: inputs whose waiting head's in[i].req is known */
 
 	/* Constants. */
@@ -200,7 +214,11 @@ struct router {
 	struct router_input in[ROUTER_MAX_IO] __attribute__((aligned(64)));
 	struct router_output out[ROUTER_MAX_IO] __attribute__((aligned(64)));
 
-	flit_t *msg_head;	/* model only, n_in: head of each message, for deadlock reports */
+	/*
+	 * n_in: the route of each head the full cycle granted, from router_eval() to
+	 * router_commit() (the grant stores the head where its input kept req).
+	 */
+	uint32_t *grant_req;
 	uint64_t conflict_cycles;	/* statistics: cycles where a head waited */
 
 	/*
@@ -222,7 +240,8 @@ struct router {
 	uint8_t out_vc_q[TOPO_MAX_PORTS];
 	/*
 	 * Constants of a mesh's inline route (route_kind): its columns, this node's row
-	 * and column, in the line of msg_head, which a head the join grants writes.
+	 * and column (moved out of this line: no time gained, docs/performance.md, eleventh
+	 * session (engine), round 2).
 	 */
 	int16_t mesh_cols, mesh_row, mesh_col;
 } __attribute__((aligned(64)));
@@ -372,7 +391,7 @@ bool router_start_head(struct router *r, uint64_t cycle);
  * output sent to has one free slot left (router_stream()'s rule).  False, having
  * changed nothing but the link outputs' credits taken from the wires
  * (router_credit_in() applies them once), a refused head's route (kept as
- * router_start_head() keeps it, routed) and msg_head, and credit_out_q, which
+ * router_start_head() keeps it, routed) and its input's head, and credit_out_q, which
  * every other kind of cycle loads before anything reads it, otherwise.  On the
  * exchange (Q_8, L = 8) a router carries several worms, each a cycle behind the
  * last: 262,144 of its 327,424 head-hops and as many cycles after a tail left come

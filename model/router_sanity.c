@@ -63,6 +63,10 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 			return fail(r, err, errlen, "route_kind %d (not %d), mesh_cols %d, mesh_row %d, "
 				    "mesh_col %d", r->route_kind, router_route_kind(r->params),
 				    r->mesh_cols, r->mesh_row, r->mesh_col);
+		/* The join's ejection output (router_join_eject(), router.c). */
+		if (r->eject_mul != (r->params->all_port ? 1u << r->n_link : 1))
+			return fail(r, err, errlen, "eject_mul 0x%x with %d links", r->eject_mul,
+				    r->n_link);
 	}
 	if ((r->out_valid_q | r->owned_q | r->has_credit_q) & ~out_mask)
 		return fail(r, err, errlen, "output bits 0x%x beyond the %d outputs",
@@ -105,8 +109,6 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 		if (in->count > r->depth)
 			return fail(r, err, errlen, "input %d holds %d flits, its FIFO %d",
 				    i, in->count, r->depth);
-		if (in->eject != (i < r->n_link ? 1u << router_ejection_port(r, i) : 0))
-			return fail(r, err, errlen, "input %d ejects to 0x%x", i, in->eject);
 		if (in->rd_ptr >= r->depth)
 			return fail(r, err, errlen, "input %d read pointer %d outside its FIFO of %d",
 				    i, in->rd_ptr, r->depth);
@@ -175,11 +177,11 @@ static int check_router(const struct router *r, uint32_t ins, uint32_t outs, boo
 
 			if (!route)
 				continue;
-			want = route_of(r->params, r->node, r->msg_head[i], i);
+			want = route_of(r->params, r->node, r->in[i].head, i);
 			if (route != want)
 				return fail(r, err, errlen, "input %d holds route 0x%x, its head 0x%llx "
 					    "asks for 0x%x", i, route,
-					    (unsigned long long)r->msg_head[i], want);
+					    (unsigned long long)r->in[i].head, want);
 		}
 	}
 	return 0;

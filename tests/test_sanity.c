@@ -189,9 +189,9 @@ static void corruptions(void)
 	CORRUPT(r->route_kind, ROUTER_ROUTE_MESH_XY, "route_kind");
 	CORRUPT(r->route_kind, ROUTER_ROUTE_CALL, "route_kind");
 	CORRUPT(r->mesh_col, 1, "mesh_col 1");
-	CORRUPT(r->in[i].eject, r->in[i].eject ^ 1u, "ejects to");
+	CORRUPT(r->eject_mul, r->eject_mul ^ 1u, "eject_mul");
 	/* The route a message holds is its head's (the join routes unicasts inline). */
-	CORRUPT(r->msg_head[i], r->msg_head[i] ^ ((flit_t)1 << FLIT_TYPE_BIT), "its head");
+	CORRUPT(r->in[i].head, r->in[i].head ^ ((flit_t)1 << FLIT_TYPE_BIT), "its head");
 
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
