@@ -386,9 +386,11 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
 		wake_next(next, bits, small, link_node(d, w, wiring));
 	}
-	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1)
-		*n->inj_credit_end++ = (struct channel_event){
-			.node = v, .channel = __builtin_ctz(m) - ports, .flit = 0 };
+	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1) {
+		/* No flit: a credit's is not read (struct channel_event). */
+		n->inj_credit_end->node = v;
+		n->inj_credit_end++->channel = __builtin_ctz(m) - ports;
+	}
 	/*
 	 * Non-zero registers must be evaluated again, if only to clear them.  A router
 	 * that gets here has almost always loaded some (the quiet cycle returns before),
@@ -470,8 +472,8 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 			ic->channel = i - ports;
 			n->inj_credit_end = ic + (i >= ports);
 		} else if (i >= ports) {
-			*n->inj_credit_end++ = (struct channel_event){
-				.node = v, .channel = i - ports, .flit = 0 };
+			n->inj_credit_end->node = v;
+			n->inj_credit_end++->channel = i - ports;
 		}
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
 			int o = __builtin_ctz(mo);
