@@ -92,10 +92,15 @@ static inline void wake(uint8_t *set, int v)
 /*
  * The loop's wake: into the bits of the next cycle's set (*bits, a local of the loop,
  * kept in a register) in a small network, else into its flags.  small is a constant in
- * each copy of the loop.
+ * each copy of the loop.  The loop's node numbers (v, w) are unsigned: a 32-bit result
+ * indexes as it is (zero-extended), where an int took a sign extension (movslq) at each
+ * wake and address: cg6 pbcast 131.80 -> 130.80, direx 150.05 -> 149.05; CPU best /
+ * median of 11, both orders: pbcast 1.036x / 1.017x, 1.020x / 1.014x, direx 1.010x /
+ * 1.008x, 1.009x / 1.008x, uniform 1.002x / 1.006x (docs/performance.md, eleventh
+ * session (skel), round 2).
  */
 static inline __attribute__((always_inline)) void
-wake_next(uint8_t *next, uint64_t *bits, bool small, int v)
+wake_next(uint8_t *next, uint64_t *bits, bool small, unsigned int v)
 {
 	if (small) {
 #if defined(__x86_64__)
@@ -298,7 +303,7 @@ enum wiring {
  * the same class; *w the peer node.  With V = 1, port p into peer[p].
  */
 static inline __attribute__((always_inline)) int
-link_peer_port(const struct network *n, int v, int k, int *w, enum wiring wiring)
+link_peer_port(const struct network *n, unsigned int v, int k, unsigned int *w, enum wiring wiring)
 {
 	if (wiring == WIRING_HYPERCUBE) {
 		*w = v ^ (1 << k);
@@ -332,10 +337,10 @@ link_router(struct router *routers, const struct router *r, int k, int w, enum w
  * docs/performance-history.md, sixth session (engine), 6be0942); on a hypercube w
  * (one XOR) is cheaper.
  */
-static inline __attribute__((always_inline)) int
-link_node(const struct router *d, int w, enum wiring wiring)
+static inline __attribute__((always_inline)) unsigned int
+link_node(const struct router *d, unsigned int w, enum wiring wiring)
 {
-	return wiring == WIRING_MESH ? d->node : w;
+	return wiring == WIRING_MESH ? (unsigned int)d->node : w;
 }
 
 /*
@@ -346,7 +351,7 @@ link_node(const struct router *d, int w, enum wiring wiring)
  */
 static inline __attribute__((always_inline)) void
 drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits, bool small,
-	    int v, struct router *r, enum wiring wiring)
+	    unsigned int v, struct router *r, enum wiring wiring)
 {
 	int ports = n->links;
 	uint32_t m;
@@ -355,7 +360,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 		int o = __builtin_ctz(m);
 
 		if (o < ports) {
-			int w, q = link_peer_port(n, v, o, &w, wiring);
+			unsigned int w; int q = link_peer_port(n, v, o, &w, wiring);
 			struct router *d = link_router(routers, r, o, w, wiring);
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
@@ -380,7 +385,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 	/* 8. The link inputs whose FIFO grew or shrank tell their upstream (struct router). */
 	for (m = r->grew_d | r->shrank_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
-		int w, q = link_peer_port(n, v, i, &w, wiring);
+		unsigned int w; int q = link_peer_port(n, v, i, &w, wiring);
 		struct router *d = link_router(routers, r, i, w, wiring);
 
 		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
@@ -414,7 +419,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
  */
 static inline __attribute__((always_inline)) void
 steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits,
-	     bool small, int v, struct router *r, int slot, enum wiring wiring)
+	     bool small, unsigned int v, struct router *r, int slot, enum wiring wiring)
 {
 	uint32_t outs = r->out_valid_q & n->sink_credits;
 	/*
@@ -444,7 +449,8 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 	 */
 	r->credit_in[slot] = outs;
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
-		int i = __builtin_ctz(m), ports = n->links, w, q;
+		int i = __builtin_ctz(m), ports = n->links, q;
+		unsigned int w;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
@@ -567,7 +573,7 @@ static void rebase(struct network *n, uint64_t cycle)
  */
 static inline __attribute__((always_inline)) void
 step_router(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits, bool small,
-	    int v, struct router *r, uint64_t cycle, enum wiring wiring,
+	    unsigned int v, struct router *r, uint64_t cycle, enum wiring wiring,
 	    bool stream, bool *conflict)
 {
 	int slot = cycle & 1;
@@ -666,7 +672,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		 * (docs/performance.md, eleventh session (engine)).
 		 */
 		while (b) {
-			int v = __builtin_ctzll(b);
+			unsigned int v = __builtin_ctzll(b);
 
 			b &= b - 1;
 			step_router(n, routers, next, &bits, true, v, &routers[v], cycle, wiring, stream,
@@ -681,7 +687,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		if (!b)
 			continue;
 		memset(set + 8 * w, 0, 8);
-		int v = set_first(w, b), nv;
+		unsigned int v = set_first(w, b), nv;
 		struct router *r = &routers[v], *nr;
 
 		/*
@@ -694,7 +700,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		 */
 		for (; b; b &= b - 1, v = nv, r = nr) {
 			/* The next one (v again after the last: harmless). */
-			nv = b & (b - 1) ? set_first(w, b & (b - 1)) : v;
+			nv = b & (b - 1) ? (unsigned int)set_first(w, b & (b - 1)) : v;
 			nr = &routers[nv];
 			/*
 			 * The next active router's first line, fetched for writing while this
