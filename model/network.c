@@ -302,11 +302,12 @@ enum wiring {
  * Virtual link port k of node v (port k / V, class k % V) into the peer's port of
  * the same class; *w the peer node.  With V = 1, port p into peer[p].
  */
-static inline __attribute__((always_inline)) int
-link_peer_port(const struct network *n, unsigned int v, int k, unsigned int *w, enum wiring wiring)
+static inline __attribute__((always_inline)) unsigned int
+link_peer_port(const struct network *n, unsigned int v, unsigned int k, unsigned int *w,
+	       enum wiring wiring)
 {
 	if (wiring == WIRING_HYPERCUBE) {
-		*w = v ^ (1 << k);
+		*w = v ^ (1u << k);
 		return k;
 	}
 	if (wiring == WIRING_MESH) {
@@ -317,13 +318,14 @@ link_peer_port(const struct network *n, unsigned int v, int k, unsigned int *w, 
 		*w = link_peer(n, v, k);
 		return n->peer[k];
 	}
-	*w = link_peer(n, v, k / n->vcs);
+	*w = link_peer(n, v, (int)(k / n->vcs));
 	return n->peer[k / n->vcs] * n->vcs + k % n->vcs;
 }
 
 /* The router across link k of router r (node v), node w: loaded, not computed, where it can. */
 static inline __attribute__((always_inline)) struct router *
-link_router(struct router *routers, const struct router *r, int k, int w, enum wiring wiring)
+link_router(struct router *routers, const struct router *r, unsigned int k, unsigned int w,
+	    enum wiring wiring)
 {
 	if (wiring != WIRING_GENERAL)
 		return (struct router *)((char *)routers + r->link_offset[k]);
@@ -449,8 +451,15 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 	 */
 	r->credit_in[slot] = outs;
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
-		int i = __builtin_ctz(m), ports = n->links, q;
-		unsigned int w;
+		/*
+		 * Unsigned, as the node numbers (wake_next()): the input's and the output's
+		 * index without a sign extension.  cg6 uniform -2.5, pbcast +0.9, direx +1.5
+		 * (the allocation), and CPU, best / median of 11 in both orders: uniform
+		 * 1.009x / 1.013x, 1.005x / 1.006x, direx 1.020x / 1.025x, 1.022x /
+		 * 1.022x, pbcast 1.023x / 0.998x, 1.019x / 1.018x (docs/performance.md,
+		 * eleventh session (skel), round 2).
+		 */
+		unsigned int i = __builtin_ctz(m), ports = n->links, q, w;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
@@ -482,10 +491,10 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 			n->inj_credit_end++->channel = i - ports;
 		}
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
-			int o = __builtin_ctz(mo);
+			unsigned int o = __builtin_ctz(mo);
 
 			r->out[o].flit_q = f;
-			if (o < n->links) {
+			if (o < (unsigned int)n->links) {
 				q = link_peer_port(n, v, o, &w, wiring);
 				d = link_router(routers, r, o, w, wiring);
 				d->in_valid[to] |= 1u << q;
@@ -494,7 +503,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 				n->link_moves++;
 			} else {
 				*ej++ = (struct channel_event){
-					.node = v, .channel = o - n->links, .flit = f };
+					.node = v, .channel = (int)o - n->links, .flit = f };
 			}
 		}
 		if (flit_is_tail(f)) {
