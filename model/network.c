@@ -92,10 +92,15 @@ static inline void wake(uint8_t *set, int v)
 /*
  * The loop's wake: into the bits of the next cycle's set (*bits, a local of the loop,
  * kept in a register) in a small network, else into its flags.  small is a constant in
- * each copy of the loop.
+ * each copy of the loop.  The loop's node numbers (v, w) are unsigned: a 32-bit result
+ * indexes as it is (zero-extended), where an int took a sign extension (movslq) at each
+ * wake and address: cg6 pbcast 131.80 -> 130.80, direx 150.05 -> 149.05; CPU best /
+ * median of 11, both orders: pbcast 1.036x / 1.017x, 1.020x / 1.014x, direx 1.010x /
+ * 1.008x, 1.009x / 1.008x, uniform 1.002x / 1.006x (docs/performance.md, eleventh
+ * session (skel), round 2).
  */
 static inline __attribute__((always_inline)) void
-wake_next(uint8_t *next, uint64_t *bits, bool small, int v)
+wake_next(uint8_t *next, uint64_t *bits, bool small, unsigned int v)
 {
 	if (small) {
 #if defined(__x86_64__)
@@ -297,11 +302,12 @@ enum wiring {
  * Virtual link port k of node v (port k / V, class k % V) into the peer's port of
  * the same class; *w the peer node.  With V = 1, port p into peer[p].
  */
-static inline __attribute__((always_inline)) int
-link_peer_port(const struct network *n, int v, int k, int *w, enum wiring wiring)
+static inline __attribute__((always_inline)) unsigned int
+link_peer_port(const struct network *n, unsigned int v, unsigned int k, unsigned int *w,
+	       enum wiring wiring)
 {
 	if (wiring == WIRING_HYPERCUBE) {
-		*w = v ^ (1 << k);
+		*w = v ^ (1u << k);
 		return k;
 	}
 	if (wiring == WIRING_MESH) {
@@ -312,13 +318,14 @@ link_peer_port(const struct network *n, int v, int k, int *w, enum wiring wiring
 		*w = link_peer(n, v, k);
 		return n->peer[k];
 	}
-	*w = link_peer(n, v, k / n->vcs);
+	*w = link_peer(n, v, (int)(k / n->vcs));
 	return n->peer[k / n->vcs] * n->vcs + k % n->vcs;
 }
 
 /* The router across link k of router r (node v), node w: loaded, not computed, where it can. */
 static inline __attribute__((always_inline)) struct router *
-link_router(struct router *routers, const struct router *r, int k, int w, enum wiring wiring)
+link_router(struct router *routers, const struct router *r, unsigned int k, unsigned int w,
+	    enum wiring wiring)
 {
 	if (wiring != WIRING_GENERAL)
 		return (struct router *)((char *)routers + r->link_offset[k]);
@@ -332,10 +339,10 @@ link_router(struct router *routers, const struct router *r, int k, int w, enum w
  * docs/performance-history.md, sixth session (engine), 6be0942); on a hypercube w
  * (one XOR) is cheaper.
  */
-static inline __attribute__((always_inline)) int
-link_node(const struct router *d, int w, enum wiring wiring)
+static inline __attribute__((always_inline)) unsigned int
+link_node(const struct router *d, unsigned int w, enum wiring wiring)
 {
-	return wiring == WIRING_MESH ? d->node : w;
+	return wiring == WIRING_MESH ? (unsigned int)d->node : w;
 }
 
 /*
@@ -346,7 +353,7 @@ link_node(const struct router *d, int w, enum wiring wiring)
  */
 static inline __attribute__((always_inline)) void
 drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits, bool small,
-	    int v, struct router *r, enum wiring wiring)
+	    unsigned int v, struct router *r, enum wiring wiring)
 {
 	int ports = n->links;
 	uint32_t m;
@@ -355,7 +362,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 		int o = __builtin_ctz(m);
 
 		if (o < ports) {
-			int w, q = link_peer_port(n, v, o, &w, wiring);
+			unsigned int w; int q = link_peer_port(n, v, o, &w, wiring);
 			struct router *d = link_router(routers, r, o, w, wiring);
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
@@ -380,15 +387,17 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 	/* 8. The link inputs whose FIFO grew or shrank tell their upstream (struct router). */
 	for (m = r->grew_d | r->shrank_d; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
-		int w, q = link_peer_port(n, v, i, &w, wiring);
+		unsigned int w; int q = link_peer_port(n, v, i, &w, wiring);
 		struct router *d = link_router(routers, r, i, w, wiring);
 
 		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
 		wake_next(next, bits, small, link_node(d, w, wiring));
 	}
-	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1)
-		*n->inj_credit_end++ = (struct channel_event){
-			.node = v, .channel = __builtin_ctz(m) - ports, .flit = 0 };
+	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1) {
+		/* No flit: a credit's is not read (struct channel_event). */
+		n->inj_credit_end->node = v;
+		n->inj_credit_end++->channel = __builtin_ctz(m) - ports;
+	}
 	/*
 	 * Non-zero registers must be evaluated again, if only to clear them.  A router
 	 * that gets here has almost always loaded some (the quiet cycle returns before),
@@ -412,7 +421,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
  */
 static inline __attribute__((always_inline)) void
 steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits,
-	     bool small, int v, struct router *r, int slot, enum wiring wiring)
+	     bool small, unsigned int v, struct router *r, int slot, enum wiring wiring)
 {
 	uint32_t outs = r->out_valid_q & n->sink_credits;
 	/*
@@ -442,7 +451,15 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 	 */
 	r->credit_in[slot] = outs;
 	for (uint32_t m = r->credit_out_q; m; m &= m - 1) {
-		int i = __builtin_ctz(m), ports = n->links, w, q;
+		/*
+		 * Unsigned, as the node numbers (wake_next()): the input's and the output's
+		 * index without a sign extension.  cg6 uniform -2.5, pbcast +0.9, direx +1.5
+		 * (the allocation), and CPU, best / median of 11 in both orders: uniform
+		 * 1.009x / 1.013x, 1.005x / 1.006x, direx 1.020x / 1.025x, 1.022x /
+		 * 1.022x, pbcast 1.023x / 0.998x, 1.019x / 1.018x (docs/performance.md,
+		 * eleventh session (skel), round 2).
+		 */
+		unsigned int i = __builtin_ctz(m), ports = n->links, q, w;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
@@ -461,17 +478,23 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 		if (wiring == WIRING_MESH) {
 			struct channel_event *ic = n->inj_credit_end;
 
-			*ic = (struct channel_event){ .node = v, .channel = i - ports, .flit = 0 };
+			/*
+			 * Its flit is not written: a credit's is not read (struct
+			 * channel_event: ejections only).  -1.0 instruction a flit-hop on
+			 * uniform 8x8 0.1, CPU within the noise.
+			 */
+			ic->node = v;
+			ic->channel = i - ports;
 			n->inj_credit_end = ic + (i >= ports);
 		} else if (i >= ports) {
-			*n->inj_credit_end++ = (struct channel_event){
-				.node = v, .channel = i - ports, .flit = 0 };
+			n->inj_credit_end->node = v;
+			n->inj_credit_end++->channel = i - ports;
 		}
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
-			int o = __builtin_ctz(mo);
+			unsigned int o = __builtin_ctz(mo);
 
 			r->out[o].flit_q = f;
-			if (o < n->links) {
+			if (o < (unsigned int)n->links) {
 				q = link_peer_port(n, v, o, &w, wiring);
 				d = link_router(routers, r, o, w, wiring);
 				d->in_valid[to] |= 1u << q;
@@ -480,7 +503,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 				n->link_moves++;
 			} else {
 				*ej++ = (struct channel_event){
-					.node = v, .channel = o - n->links, .flit = f };
+					.node = v, .channel = (int)o - n->links, .flit = f };
 			}
 		}
 		if (flit_is_tail(f)) {
@@ -559,7 +582,7 @@ static void rebase(struct network *n, uint64_t cycle)
  */
 static inline __attribute__((always_inline)) void
 step_router(struct network *n, struct router *routers, uint8_t *next, uint64_t *bits, bool small,
-	    int v, struct router *r, uint64_t cycle, enum wiring wiring,
+	    unsigned int v, struct router *r, uint64_t cycle, enum wiring wiring,
 	    bool stream, bool *conflict)
 {
 	int slot = cycle & 1;
@@ -658,7 +681,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		 * (docs/performance.md, eleventh session (engine)).
 		 */
 		while (b) {
-			int v = __builtin_ctzll(b);
+			unsigned int v = __builtin_ctzll(b);
 
 			b &= b - 1;
 			step_router(n, routers, next, &bits, true, v, &routers[v], cycle, wiring, stream,
@@ -673,7 +696,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		if (!b)
 			continue;
 		memset(set + 8 * w, 0, 8);
-		int v = set_first(w, b), nv;
+		unsigned int v = set_first(w, b), nv;
 		struct router *r = &routers[v], *nr;
 
 		/*
@@ -686,7 +709,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		 */
 		for (; b; b &= b - 1, v = nv, r = nr) {
 			/* The next one (v again after the last: harmless). */
-			nv = b & (b - 1) ? set_first(w, b & (b - 1)) : v;
+			nv = b & (b - 1) ? (unsigned int)set_first(w, b & (b - 1)) : v;
 			nr = &routers[nv];
 			/*
 			 * The next active router's first line, fetched for writing while this
