@@ -540,12 +540,13 @@ bool ni_idle(const struct ni *n)
 	return true;
 }
 
-/* (The sleepers are in order of start: the last one's is the latest.) */
+/*
+ * Only a sleeper can be in its start-up: a channel joins the ready list once its start
+ * has come (the pass's debug check).  The sleepers are in order of start: the last
+ * one's is the latest.
+ */
 bool ni_starting(const struct ni *n, uint64_t now)
 {
-	for (int a = 0; a < n->n_inj_active; a++)
-		if (now < n->inj_active[a]->start)
-			return true;
 	return n->n_sleep &&
 	       now < n->sleep[(n->sleep_head + n->n_sleep - 1) & n->sleep_mask]->start;
 }
