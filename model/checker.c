@@ -18,10 +18,12 @@
 
 #include <limits.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastforward.h"
 #include "grow.h"
 
 /* One outstanding (message, node) delivery, a link of its key's FIFO. */
@@ -597,6 +599,37 @@ uint64_t checker_flit_mask(const struct checker *c) { return c->flit_mask; }
 void checker_count_flits(struct checker *c, int n)
 {
 	c->flits += (uint64_t)(int64_t)n;	/* wraps as a subtraction for n < 0 */
+}
+
+/*
+ * For the fast-forward (fastforward.h): the counts, the flits seen advancing as data,
+ * the others the same (no delivery inside a jump).
+ */
+void checker_ff_visit(struct checker *c, struct ff *f)
+{
+	ff_control(f, &c->outstanding, sizeof(c->outstanding));
+	ff_control(f, &c->deliveries, sizeof(c->deliveries));
+	ff_control(f, &c->keys, sizeof(c->keys));
+	ff_control(f, &c->n_pool, sizeof(c->n_pool));
+	ff_word(f, &c->flits, sizeof(c->flits), ~0ull);
+}
+
+/*
+ * A reception that takes a flit each period: a generated payload's (stored words are
+ * no progression: refused), its next word the data, the rest the same.
+ */
+void checker_ff_reception(struct reception *rx, uint64_t flit_mask, struct ff *f)
+{
+	if (!rx->msg || !rx->step) {
+		ff_refuse(f);
+		return;
+	}
+	/* (Packed: addressed as bytes.) */
+	char *p = (char *)rx;
+
+	ff_control(f, p + offsetof(struct reception, msg), sizeof(rx->msg));
+	ff_word(f, p + offsetof(struct reception, want), sizeof(rx->want), flit_mask);
+	ff_control(f, p + offsetof(struct reception, step), sizeof(rx->step) + sizeof(rx->stop));
 }
 
 uint64_t checker_outstanding(const struct checker *c) { return c->outstanding; }

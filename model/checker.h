@@ -133,6 +133,11 @@ uint64_t checker_flit_mask(const struct checker *c);	/* for checker_body_flit() 
 /* n more flits seen (n < 0: fewer, for the caller that counted a cycle's list at once). */
 void checker_count_flits(struct checker *c, int n);
 
+struct ff;
+/* For the fast-forward (fastforward.h): the checker's counts, and a reception's words. */
+void checker_ff_visit(struct checker *c, struct ff *f);
+void checker_ff_reception(struct reception *rx, uint64_t flit_mask, struct ff *f);
+
 /* Deliveries still expected. */
 uint64_t checker_outstanding(const struct checker *c);
 uint64_t checker_deliveries(const struct checker *c);

@@ -96,6 +96,10 @@ void network_router_state(const struct network *n, int node, struct router_state
 int network_credits(const struct network *n, int node, int o);
 int network_link_free(const struct network *n, int node, int o);
 
+struct ff;
+/* The network's state for the fast-forward (fastforward.h): after a step, between cycles. */
+void network_ff_visit(struct network *n, struct ff *f);
+
 /* Activity of the last step. */
 uint64_t network_link_moves(const struct network *n);	/* flits put on links, total */
 /* Output registers (links and ejections) loaded by the last step: 0 iff no flit left an input. */

@@ -8,9 +8,11 @@
 #include "ni.h"
 
 #include <limits.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fastforward.h"
 #include "grow.h"
 
 /*
@@ -549,4 +551,56 @@ bool ni_starting(const struct ni *n, uint64_t now)
 {
 	return n->n_sleep &&
 	       now < n->sleep[(n->sleep_head + n->n_sleep - 1) & n->sleep_mask]->start;
+}
+
+/*
+ * The NIs' state for the fast-forward (fastforward.h), at cycle now, with the injection
+ * credits the network lists for the next cycle (list, count).  Only with sinks that
+ * never stall (no ejection channel is ever listed).  A ready channel streams a
+ * generated payload (stored words are no progression: refused): its next word and its
+ * listing numbers are data, its flits left a count kept above 1 (no tail in a jump);
+ * the first sleeper's start limits the jump.
+ */
+void ni_ff_visit(struct ni *n, uint64_t now, const struct channel_event *list, int count,
+		 struct ff *f)
+{
+	if (!n->engine_credits || n->n_ej_active) {
+		ff_refuse(f);
+		return;
+	}
+	ff_word(f, &n->seq, sizeof(n->seq), ~0ull);
+	ff_word(f, &n->credit_base, sizeof(n->credit_base), ~0ull);
+	ff_control(f, &n->drained, sizeof(n->drained));
+	ff_control(f, &n->n_inj_active, sizeof(n->n_inj_active));
+	ff_control(f, n->inj_active, sizeof(*n->inj_active) * (size_t)n->n_inj_active);
+	for (int a = 0; a < n->n_inj_active && !ff_refused(f); a++) {
+		struct inj_channel *ch = n->inj_active[a];
+
+		if (!ch->step || ch->head_due) {
+			ff_refuse(f);
+			return;
+		}
+		ff_control(f, ch, offsetof(struct inj_channel, want));
+		ff_word(f, &ch->want, sizeof(ch->want), ~0ull);
+		ff_control(f, &ch->step, sizeof(ch->step) + sizeof(ch->n));
+		ff_count(f, &ch->left, 1);
+		ff_control(f, &ch->node, sizeof(*ch) - offsetof(struct inj_channel, node));
+	}
+	/* Idle channels the next credits go to: their number is the credit's (ni_credits_in()). */
+	for (int k = 0; k < count && !ff_refused(f); k++) {
+		struct inj_channel *ch = &n->inj_of[list[k].node][list[k].channel];
+
+		if (ch->n == 0) {
+			ff_word(f, &ch->seq, sizeof(ch->seq), ~0ull);
+			ff_control(f, &ch->credits, sizeof(ch->credits));
+		}
+	}
+	ff_control(f, &n->n_sleep, sizeof(n->n_sleep));
+	ff_control(f, &n->sleep_head, sizeof(n->sleep_head));
+	if (n->n_sleep) {
+		uint64_t start = n->sleep[n->sleep_head]->start;
+
+		/* Steps now .. now + 2k - 1 make no sleeper ready: 2k <= start - now. */
+		ff_limit(f, start > now ? start - now : 0);
+	}
 }

@@ -81,4 +81,12 @@ const char *ni_broken(const struct ni *n);
 bool ni_idle(const struct ni *n);		/* nothing queued, sending or buffered */
 bool ni_starting(const struct ni *n, uint64_t now);	/* a send is in its start-up */
 
+struct ff;
+/*
+ * The NIs' state for the fast-forward (fastforward.h) at cycle now (between cycles),
+ * with the network's injection credits for the next cycle (list, count).
+ */
+void ni_ff_visit(struct ni *n, uint64_t now, const struct channel_event *list, int count,
+		 struct ff *f);
+
 #endif

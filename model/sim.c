@@ -12,6 +12,7 @@
 
 #include "checker.h"
 #include "deadlock.h"
+#include "fastforward.h"
 #include "grow.h"
 #include "ni.h"
 
@@ -110,6 +111,13 @@ struct sim {
 	bool any_send;
 	bool no_head_events;		/* sim_no_head_events() */
 	bool engine_credits;		/* the NI told ni_engine_returns_credits() */
+	/*
+	 * The fast-forward (cfg.fast_forward, the C model as the engine, sinks that never
+	 * stall), else NULL; irregular counts the ejected flits that were not a right body
+	 * flit (heads, tails, stored words), its cheap test of a calm cycle.
+	 */
+	struct ff *ff;
+	uint64_t irregular;
 	uint64_t flit_mask;		/* checker_flit_mask(), for checker_body_flit() */
 	/*
 	 * SEND_DONE events for the next cycle: the NI's list of the messages whose tail
@@ -134,6 +142,7 @@ void sim_config_defaults(struct sim_config *c)
 	c->payload_width = 32;
 	c->startup = 10;
 	c->watchdog = 10000;
+	c->fast_forward = true;
 }
 
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)
@@ -333,6 +342,9 @@ static void engine_returns_credits(struct sim *s)
 		network_return_ejection_credits(net);
 		ni_engine_returns_credits(s->ni);
 		s->engine_credits = true;
+		/* (Without memory for it, the run is the same without it.) */
+		if (s->cfg.fast_forward)
+			s->ff = ff_create();
 	}
 }
 
@@ -372,6 +384,7 @@ void sim_destroy(struct sim *s)
 		model_engine_destroy(&s->engine);
 	ni_destroy(s->ni);
 	checker_destroy(s->checker);
+	ff_destroy(s->ff);
 	for (int p = 0; p < s->n_pages; p++) {
 		for (int i = 0; s->pages[p].slot && i < MSG_PAGE; i++)
 			if (s->pages[p].slot[i] && s->pages[p].slot[i]->stored)
@@ -739,6 +752,7 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 		 * no copies of them for this one (two register copies an ejected body flit).
 		 */
 		__asm__ volatile("" ::: "memory");
+		s->irregular++;
 		if (checker_tail_flit(&ej->rx, ev->flit)) {
 			/* A generated payload's tail, right: once a message, without the tests below. */
 			msg = checker_tail_delivered(s->checker, &ej->rx, s->now);
@@ -776,6 +790,45 @@ take_ejections(struct sim *s, const struct driver *d, const struct channel_event
 		}
 	}
 	return true;
+}
+
+/*
+ * The simulation's state for the fast-forward (fastforward.h), between cycles: its own
+ * words, the checker's, the NIs', the network's, and the receptions of the flits the
+ * network ejects next.
+ */
+static void ff_visit(void *ctx, struct ff *f)
+{
+	struct sim *s = ctx;
+	const struct channel_event *list;
+	int n;
+
+	/* The stop flag is read once a cycle: set, the next cycle must see it. */
+	if (s->cfg.stop && *s->cfg.stop) {
+		ff_refuse(f);
+		return;
+	}
+	/* The cycle limit: the last cycle skipped ends before it (now + 2k < max_cycles). */
+	if (s->cfg.max_cycles)
+		ff_limit(f, s->cfg.max_cycles > s->now ? s->cfg.max_cycles - s->now - 1 : 0);
+	ff_word(f, &s->now, sizeof(s->now), ~0ull);
+	ff_control(f, &s->idle_cycles, sizeof(s->idle_cycles));
+	ff_control(f, &s->last_delivery, sizeof(s->last_delivery));
+	ff_control(f, &s->n_messages, sizeof(s->n_messages));
+	ff_control(f, &s->n_pending_done, sizeof(s->n_pending_done));
+	ff_control(f, &s->irregular, sizeof(s->irregular));
+	checker_ff_visit(s->checker, f);
+	n = network_inj_credits(s->net, &list);
+	ni_ff_visit(s->ni, s->now, list, n, f);
+	n = network_ejections(s->net, &list);
+	for (int k = 0; k < n && !ff_refused(f); k++) {
+		struct ejection *ej = &s->ej_of[list[k].node][list[k].channel];
+
+		checker_ff_reception(&ej->rx, s->flit_mask, f);
+		ff_control(f, &ej->ni, sizeof(ej->ni));
+	}
+	if (!ff_refused(f))
+		network_ff_visit(s->net, f);
 }
 
 enum sim_status sim_step(struct sim *s, const struct driver *d)
@@ -880,7 +933,16 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 			  (unsigned long long)s->cfg.max_cycles,
 			  (unsigned long long)checker_outstanding(s->checker));
 		stop(s, SIM_CYCLE_LIMIT);
+		return s->status;
 	}
+	/*
+	 * The fast-forward, after a calm cycle (no head, tail or stored word ejected, no
+	 * send, no SEND_DONE, the same flits moved: its signature), never with a driver
+	 * that acts every cycle (tick()).
+	 */
+	if (s->ff && !(d && d->tick))
+		ff_after_cycle(s->ff, s->irregular + (uint64_t)s->n_messages + (uint64_t)s->n_pending_done +
+				      ((uint64_t)engine_outputs_valid(s) << 40), ff_visit, s);
 	return s->status;
 }
 
@@ -907,6 +969,11 @@ void sim_get_stats(const struct sim *s, struct sim_stats *st)
 	if (st->conflicts_measured)
 		st->conflict_cycles = s->engine.ops->conflict_cycles(s->engine.impl);
 	st->delivered_ok = !s->stopped && checker_outstanding(s->checker) == 0;
+	if (s->ff) {
+		st->ff_jumps = ff_jumps(s->ff);
+		st->ff_skipped = ff_skipped(s->ff);
+		st->ff_tries = ff_tries(s->ff);
+	}
 }
 
 void sim_write_report(const struct sim *s, FILE *out)

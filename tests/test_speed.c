@@ -30,7 +30,13 @@
  *                  (algorithm.schedule); off: evaluated event by event;
  *   latency histogram  the traffic's percentiles read from a histogram of the
  *                  latencies (algos/latency.c); off: the latencies sorted, and the
- *                  mean summed in sorted order, as it was done before.
+ *                  mean summed in sorted order, as it was done before;
+ *   fast-forward   the simulation skips the cycles of a steady state, moving the flits'
+ *                  words and the counters on by as many periods (sim_config.fast_forward,
+ *                  model/fastforward.h); off: every cycle simulated.  Long messages too,
+ *                  where it jumps (the checks say how often, and require jumps where a
+ *                  broadcast streams), a cycle limit inside a jump's reach, and the
+ *                  registers of every router after the jump.
  * Every algorithm of the table runs on every small network it supports.
  * One line per check; the last line is "N passed, M failed"; exit 0 iff none failed.
  */
@@ -266,6 +272,16 @@ static int eager_direx_plan(const struct algo_params *p, int node, const struct 
 	return 0;
 }
 
+/* The default configuration on net into *cfg (p->cfg), if a runs there with p. */
+static bool runs_on(const struct algorithm *a, const char *net, struct sim_config *cfg,
+		    const struct algo_params *p)
+{
+	char err[256];
+
+	return config_for(net, a->all_port, cfg) && (a->topologies & (1u << cfg->topo.kind)) &&
+	       !(a->supports && a->supports(p, err, sizeof(err)));
+}
+
 static void one_algorithm(const struct algorithm *a, const char *net, int flits, int root)
 {
 	struct sim_config cfg, run_cfg;
@@ -273,12 +289,8 @@ static void one_algorithm(const struct algorithm *a, const char *net, int flits,
 	struct algo_run def, table, keep, stored, heads;
 	int released;
 	struct engine inner, outer;
-	char err[256];
 
-	if (!config_for(net, a->all_port, &cfg))
-		return;
-	if (!(a->topologies & (1u << cfg.topo.kind)) ||
-	    (a->supports && a->supports(&p, err, sizeof(err))))
+	if (!runs_on(a, net, &cfg, &p))
 		return;
 	/* (Its own outcome, a deadlock included, is test_algos's; here: the same each way.) */
 	if (algo_run(a, &p, NULL, &def) < 0) {
@@ -301,6 +313,16 @@ static void one_algorithm(const struct algorithm *a, const char *net, int flits,
 	      net, flits);
 	check(run_with(a, &p, RUN_HEADS, &heads, &released) == 0 && same_run(&def, &heads),
 	      "%s on %s, L = %d: head events dropped and made", a->name, net, flits);
+	{
+		struct algo_run slow;
+
+		cfg.fast_forward = false;
+		algo_run(a, &p, NULL, &slow);
+		cfg.fast_forward = true;
+		check(same_run(&def, &slow), "%s on %s, L = %d: fast-forward on and off (%llu cycles "
+		      "skipped in %llu jumps)", a->name, net, flits,
+		      (unsigned long long)def.stats.ff_skipped, (unsigned long long)def.stats.ff_jumps);
+	}
 	if (a == algo_find("direx")) {
 		struct algorithm eager = *a;
 		struct algo_run e;
@@ -333,6 +355,126 @@ static void message_pages(void)
 	      released == (int)rel.stats.messages && kept == 0 && same_run(&rel, &keep),
 	      "direx on Q_7: %llu messages (%d released, %d kept: none), release on and off alike",
 	      (unsigned long long)rel.stats.messages, released, (int)keep.stats.messages - kept);
+}
+
+/*
+ * Every algorithm on net with long messages, fast-forward on and off; the cycles it
+ * skipped, added to *skipped.
+ */
+static void fast_forward_long(const struct algorithm *a, const char *net, int flits,
+			      uint64_t *skipped)
+{
+	struct sim_config cfg;
+	struct algo_params p = { .cfg = &cfg, .root = 1, .flits = flits };
+	struct algo_run on, off;
+
+	if (!runs_on(a, net, &cfg, &p))
+		return;
+	algo_run(a, &p, NULL, &on);
+	cfg.fast_forward = false;
+	algo_run(a, &p, NULL, &off);
+	check(same_run(&on, &off) && off.stats.ff_tries == 0,
+	      "%s on %s, L = %d: fast-forward on and off: %llu cycles, %llu of them skipped in "
+	      "%llu jumps (%llu tries)", a->name, net, flits, (unsigned long long)on.cycles,
+	      (unsigned long long)on.stats.ff_skipped, (unsigned long long)on.stats.ff_jumps,
+	      (unsigned long long)on.stats.ff_tries);
+	*skipped += on.stats.ff_skipped;
+}
+
+static void fast_forward_runs(void)
+{
+	/*
+	 * jumps: pbcast must jump there.  With virtual channels (rings, tori) every cycle
+	 * of a router is a full one, whose switch allocation rotates (sw_rr_q): its control
+	 * never repeats, and the fast-forward never jumps (the runs must still agree).
+	 */
+	static const struct { const char *net; int flits; bool jumps; } nets[] = {
+		{ "hypercube:4", 97, true }, { "hypercube:3", 64, true }, { "mesh:4x4", 80, true },
+		{ "mesh:2x4", 51, true }, { "torus:4x4", 70, false }, { "ring:6", 45, false },
+	};
+
+	for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++) {
+		uint64_t all = 0, pb = 0;
+
+		for (int i = 0; algorithms[i]; i++)
+			fast_forward_long(algorithms[i], nets[k].net, nets[k].flits,
+					  algorithms[i] == algo_find("pbcast") ? &pb : &all);
+		/* A broadcast of one long message streams: it must jump (the option works). */
+		check(!nets[k].jumps || pb > (uint64_t)nets[k].flits / 2, "fast-forward on %s, L = %d: pbcast skipped "
+		      "%llu cycles, the other algorithms %llu", nets[k].net, nets[k].flits,
+		      (unsigned long long)pb, (unsigned long long)all);
+	}
+}
+
+/*
+ * A cycle limit, and every router's registers, where a jump would pass it: the runs
+ * stop at the same cycle with the same state.
+ */
+static void fast_forward_limit(void)
+{
+	static const uint64_t limits[] = { 60, 61, 75, 200 };
+
+	for (size_t k = 0; k < sizeof(limits) / sizeof(limits[0]); k++) {
+		struct sim_config cfg;
+		struct algo_params p = { .cfg = &cfg, .root = 0, .flits = 300 };
+		struct algo_session x[2];
+		struct algo_run run[2];
+		struct sim *s[2] = { NULL, NULL };
+		struct engine e[2];
+		struct router_params rp;
+		struct driver d;
+		enum sim_status st[2];
+		char err[256];
+		bool same = true;
+
+		if (!config_for("hypercube:4", true, &cfg))
+			return;
+		cfg.max_cycles = limits[k];
+		for (int j = 0; j < 2; j++) {
+			cfg.fast_forward = j == 0;
+			/* The engine its own, bare: its routers read after the run. */
+			sim_config_router_params(&cfg, &rp);
+			if (algo_begin(algo_find("pbcast"), &p, &x[j], &run[j]) ||
+			    model_engine_create(&e[j], &rp) ||
+			    !(s[j] = sim_create_with_engine(&x[j].cfg, &e[j], err, sizeof(err)))) {
+				check(false, "pbcast with a cycle limit: out of memory");
+				return;
+			}
+			algo_driver(&x[j], &d);
+			st[j] = sim_run(s[j], &d);
+		}
+		{
+			struct router_regs_layout l;
+			struct router_state *rs = calloc(2, sizeof(*rs));
+			const struct router *r = network_router(model_engine_network(&e[0]), 0);
+
+			router_regs_layout(&l, r->n_in, r->n_out, r->depth, r->n_ports, r->n_vc);
+			for (int v = 0; rs && v < cfg.topo.nodes && same; v++) {
+				network_router_state(model_engine_network(&e[0]), v, &rs[0]);
+				network_router_state(model_engine_network(&e[1]), v, &rs[1]);
+				same = router_state_equal(&l, &rs[0], &rs[1]);
+			}
+			same = same && rs;
+			free(rs);
+		}
+		{
+			struct sim_stats a, b;
+
+			sim_get_stats(s[0], &a);
+			sim_get_stats(s[1], &b);
+			check(st[0] == st[1] && same_stats(&a, &b) && same &&
+			      !strcmp(sim_error(s[0]), sim_error(s[1])) &&
+			      (limits[k] < 200 || a.ff_skipped > 0),
+			      "pbcast on Q_4, L = 300, cycle limit %llu: fast-forward on and off stop "
+			      "alike (status %d, %llu cycles skipped), every router's registers the same",
+			      (unsigned long long)limits[k], (int)st[0], (unsigned long long)a.ff_skipped);
+		}
+		for (int j = 0; j < 2; j++) {
+			algo_end(&x[j], s[j], st[j], &run[j]);
+			sim_destroy(s[j]);
+			model_engine_destroy(&e[j]);
+		}
+	}
 }
 
 /* Every algorithm with a closed-form schedule, against the evaluation event by event. */
@@ -664,6 +806,8 @@ int main(void)
 		for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++)
 			one_algorithm(algorithms[i], nets[k].net, nets[k].flits, nets[k].root);
 	closed_form_schedules();
+	fast_forward_runs();
+	fast_forward_limit();
 	message_pages();
 	latency_histogram();
 	one_traffic("hypercube:4", true);
