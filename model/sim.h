@@ -338,7 +338,10 @@ enum sim_status {
  */
 enum sim_status sim_run(struct sim *s, const struct driver *d);
 
-/* Step one cycle without a driver (for tests and traffic generators). */
+/*
+ * Step one cycle without a driver (for tests and traffic generators).  One cycle
+ * exactly: the fast-forward (sim_config.fast_forward) skips cycles in sim_run() only.
+ */
 enum sim_status sim_step(struct sim *s, const struct driver *d);
 bool sim_quiescent(const struct sim *s);
 
