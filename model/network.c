@@ -930,22 +930,27 @@ void network_router_state(const struct network *n, int node, struct router_state
  * Router r for the fast-forward (fastforward.h): its registers are control but for the
  * flits, which are data.  A flit slot is data where its input moved a flit last cycle
  * or has one on this cycle's wires (slot: this cycle's), an output's flit where it was
- * loaded; an output's other flit is compared as control (one loaded every other
- * cycle only: a jump is refused).
+ * loaded; an owned output's other flit is control (an output loaded every other cycle
+ * only: the jump is refused).
+ *
+ * An idle input (no flit on the wires or moved last cycle, none buffered, no route,
+ * no waiting head, no hold: all of it in the masks of the router's first lines, which
+ * are compared) and an output no route owns are not looked at: nothing changes them
+ * until a flit comes or a head takes it, which changes those masks, and nothing reads
+ * their flits before a new one overwrites them.  Q_12's broadcast: about 530 bytes a
+ * router fewer (its control and data, 880 bytes a router else, 3.6 MB).
  */
 static void ff_router(struct ff *f, struct router *r, int slot, uint64_t mask)
 {
 	uint32_t live_in = r->in_valid[slot] | r->credit_out_q;
+	uint32_t busy_in = live_in | r->owning | r->nonempty | r->routed | r->holding;
+	uint32_t busy_out = r->out_valid_q | r->owned_q;
 
 	ff_control(f, r, offsetof(struct router, in));
-	for (int i = 0; i < r->n_in && !ff_refused(f); i++) {
+	for (uint32_t m = busy_in; m && !ff_refused(f); m &= m - 1) {
+		int i = __builtin_ctz(m);
 		struct router_input *in = &r->in[i];
 
-		/*
-		 * An input that neither moved a flit last cycle nor has one on the wires
-		 * has none in either slot that anything reads before a wire overwrites it
-		 * (no readout shows them): not looked at (Q_12: 350 bytes a router fewer).
-		 */
 		if (live_in >> i & 1)
 			for (int k = 0; k < 2; k++)
 				ff_flit(f, &in->flit[k], mask, k == slot && (r->in_valid[slot] >> i & 1));
@@ -953,7 +958,9 @@ static void ff_router(struct ff *f, struct router *r, int slot, uint64_t mask)
 		for (int k = 0, e = in->rd_ptr; k < in->count; k++, e = e + 1 == r->depth ? 0 : e + 1)
 			ff_flit(f, &r->fifo[i * r->depth + e], mask, true);
 	}
-	for (int o = 0; o < r->n_out && !ff_refused(f); o++) {
+	for (uint32_t m = busy_out; m && !ff_refused(f); m &= m - 1) {
+		int o = __builtin_ctz(m);
+
 		if (r->out_valid_q >> o & 1)
 			ff_flit(f, &r->out[o].flit_q, mask, true);
 		else
