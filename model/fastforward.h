@@ -40,8 +40,9 @@
 struct ff;
 
 enum ff_mode {
+	FF_PROBE,	/* cycles c - 2: ff_same() recorded, nothing else */
 	FF_RECORD,	/* cycle c: controls and data recorded */
-	FF_LIGHT,	/* cycles c + 1, c + 3: ff_same() compared, nothing else */
+	FF_LIGHT,	/* cycles c - 1, c + 1, c + 3: ff_same() compared, nothing else */
 	FF_CHECK2,	/* cycle c + 2: controls compared, data recorded */
 	FF_CHECK4,	/* cycle c + 4: controls compared, data's advance compared */
 	FF_APPLY,	/* the jump: data moved by k periods */
@@ -60,8 +61,10 @@ void ff_destroy(struct ff *f);
  * After every cycle of a simulation that may jump: sig changes whenever the cycle was
  * not a calm one (a head or tail ejected, a send, a SEND_DONE, a change in the flits
  * moved: the caller's cheap test).  After enough calm cycles the state is observed
- * for five cycles by visit(ctx); then, if it is periodic, the data words are moved
- * forward.  Returns the cycles skipped (even), 0 if none.
+ * for seven cycles by visit(ctx), the first two for what must be the same every cycle
+ * only (no router's words kept while the active set still changes); then, if it is
+ * periodic, the data words are moved forward.  Returns the cycles skipped (even), 0 if
+ * none.
  */
 uint64_t ff_after_cycle(struct ff *f, uint64_t sig, ff_visit_fn *visit, void *ctx);
 
@@ -72,6 +75,8 @@ uint64_t ff_tries(const struct ff *f);
 
 /* ---- the visitors' calls ---- */
 enum ff_mode ff_mode(const struct ff *f);
+/* The mode looks at control and data words (not FF_PROBE or FF_LIGHT). */
+bool ff_full(const struct ff *f);
 bool ff_refused(const struct ff *f);
 void ff_refuse(struct ff *f);
 void ff_control(struct ff *f, const void *p, size_t n);

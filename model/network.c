@@ -1007,7 +1007,7 @@ void network_ff_visit(struct network *n, struct ff *f)
 			int v = n->small ? __builtin_ctzll(b) : set_first(w, b);
 
 			ff_same(f, &v, sizeof(v));
-			if (ff_mode(f) != FF_LIGHT)
+			if (ff_full(f))
 				ff_router(f, &n->routers[v], slot, mask);
 #ifdef WORMCAST_DEBUG
 			if (apply)
