@@ -930,8 +930,8 @@ void network_router_state(const struct network *n, int node, struct router_state
  * Router r for the fast-forward (fastforward.h): its registers are control but for the
  * flits, which are data.  A flit slot is data where its input moved a flit last cycle
  * or has one on this cycle's wires (slot: this cycle's), an output's flit where it was
- * loaded; an owned output's other flit is control (an output loaded every other cycle
- * only: the jump is refused).
+ * loaded (with V > 1: where its link's was); an owned output's other flit is control (an
+ * output loaded every other cycle only: the jump is refused).
  *
  * An idle input (no flit on the wires or moved last cycle, none buffered, no route,
  * no waiting head, no hold: all of it in the masks of the router's first lines, which
@@ -944,7 +944,20 @@ static void ff_router(struct ff *f, struct router *r, int slot, uint64_t mask)
 {
 	uint32_t live_in = r->in_valid[slot] | r->credit_out_q;
 	uint32_t busy_in = live_in | r->owning | r->nonempty | r->routed | r->holding;
-	uint32_t busy_out = r->out_valid_q | r->owned_q;
+	uint32_t loaded = r->out_valid_q, busy_out;
+
+	/*
+	 * With V > 1 a link's output register is one for its V virtual outputs: every
+	 * one of them shows the flit one of them sent (router_commit()), so all of the
+	 * link's are data (the torus: the other class's register changes each cycle).
+	 */
+	if (r->n_vc > 1)
+		for (uint32_t m = loaded & ((1u << r->n_link) - 1); m; m &= m - 1) {
+			int o = __builtin_ctz(m);
+
+			loaded |= ((1u << r->n_vc) - 1) << (o - o % r->n_vc);
+		}
+	busy_out = loaded | r->owned_q;
 
 	ff_control(f, r, offsetof(struct router, in));
 	for (uint32_t m = busy_in; m && !ff_refused(f); m &= m - 1) {
@@ -961,7 +974,7 @@ static void ff_router(struct ff *f, struct router *r, int slot, uint64_t mask)
 	for (uint32_t m = busy_out; m && !ff_refused(f); m &= m - 1) {
 		int o = __builtin_ctz(m);
 
-		if (r->out_valid_q >> o & 1)
+		if (loaded >> o & 1)
 			ff_flit(f, &r->out[o].flit_q, mask, true);
 		else
 			ff_control(f, &r->out[o].flit_q, sizeof(r->out[o].flit_q));
