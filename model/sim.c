@@ -809,9 +809,12 @@ static void ff_visit(void *ctx, struct ff *f)
 		ff_refuse(f);
 		return;
 	}
-	/* The cycle limit: the last cycle skipped ends before it (now + 2k < max_cycles). */
+	/*
+	 * The cycle limit: a jump may end on it (now + 2k <= max_cycles), where the run
+	 * stops with the state the cycles would have left (sim_step()).
+	 */
 	if (s->cfg.max_cycles)
-		ff_limit(f, s->cfg.max_cycles > s->now ? s->cfg.max_cycles - s->now - 1 : 0);
+		ff_limit(f, s->cfg.max_cycles > s->now ? s->cfg.max_cycles - s->now : 0);
 	ff_word(f, &s->now, sizeof(s->now), ~0ull);
 	ff_control(f, &s->idle_cycles, sizeof(s->idle_cycles));
 	ff_control(f, &s->last_delivery, sizeof(s->last_delivery));
@@ -830,6 +833,18 @@ static void ff_visit(void *ctx, struct ff *f)
 	}
 	if (!ff_refused(f))
 		network_ff_visit(s->net, f);
+}
+
+/* The cycle limit reached with work outstanding: the run stops (true). */
+static bool cycle_limit(struct sim *s)
+{
+	if (!s->cfg.max_cycles || s->now < s->cfg.max_cycles || sim_quiescent(s))
+		return false;
+	set_error(s, "cycle limit %llu reached with %llu deliveries outstanding",
+		  (unsigned long long)s->cfg.max_cycles,
+		  (unsigned long long)checker_outstanding(s->checker));
+	stop(s, SIM_CYCLE_LIMIT);
+	return true;
 }
 
 enum sim_status sim_step(struct sim *s, const struct driver *d)
@@ -929,13 +944,8 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 			no_memory(s);
 		return s->status;
 	}
-	if (s->cfg.max_cycles && s->now >= s->cfg.max_cycles && !sim_quiescent(s)) {
-		set_error(s, "cycle limit %llu reached with %llu deliveries outstanding",
-			  (unsigned long long)s->cfg.max_cycles,
-			  (unsigned long long)checker_outstanding(s->checker));
-		stop(s, SIM_CYCLE_LIMIT);
+	if (cycle_limit(s))
 		return s->status;
-	}
 	/*
 	 * The fast-forward, after a calm cycle (no head, tail or stored word ejected, no
 	 * send, no SEND_DONE, the same flits moved: its signature), never with a driver
@@ -944,9 +954,10 @@ enum sim_status sim_step(struct sim *s, const struct driver *d)
 	 * the call changed how the compiler built the loop (direx +1.5 instructions a
 	 * flit-hop, in network_step() itself).
 	 */
-	if (s->ff && s->in_run && !(d && d->tick))
-		ff_after_cycle(s->ff, s->irregular + (uint64_t)s->n_messages + (uint64_t)s->n_pending_done +
-				      ((uint64_t)engine_outputs_valid(s) << 40), ff_visit, s);
+	if (s->ff && s->in_run && !(d && d->tick) &&
+	    ff_after_cycle(s->ff, s->irregular + (uint64_t)s->n_messages + (uint64_t)s->n_pending_done +
+				  ((uint64_t)engine_outputs_valid(s) << 40), ff_visit, s))
+		cycle_limit(s);	/* a jump may end at the limit, as the cycles would have */
 	return s->status;
 }
 
