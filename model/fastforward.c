@@ -20,7 +20,7 @@
  * increments) is affine in t, and C(t + 2) is a function of C(t).
  *
  * The observation: cycles c, c + 2, c + 4 have the same C (compared byte for byte), the
- * active set and the ejection and credit lists are the same at c .. c + 4 (ff_same():
+ * active set and the ejection and credit lists are the same at c - 2 .. c + 4 (ff_same():
  * what a cycle of either parity touches is what was visited), and
  * D(c + 4) - D(c + 2) = D(c + 2) - D(c) =: delta (modulo each word's mask).  Then
  * delta = M delta + (b(c + 2) - b(c)), so by induction every later period adds delta
@@ -35,7 +35,10 @@
  *     meets stop only at a message's tail word, which no reception reaches before its
  *     sender offers the tail;
  *   - no NI offers a tail or a next message: ff_count() keeps every flits-left count at
- *     1 or more, ff_limit() stops before a start-up ends or the cycle limit comes.
+ *     1 or more, ff_limit() stops before a start-up ends and at the cycle limit.
+ * A word no visitor gives (an idle port of a router, a FIFO's dead slots, a reception
+ * or an NI channel that no flit reaches) is one that nothing changes while C stays the
+ * same, or that nothing reads before it is overwritten (network.c says why for each).
  * Nothing else happens in such cycles: no event reaches the driver (no head, no tail,
  * no SEND_DONE), so it sends nothing (a driver with a tick() never jumps), the watchdog
  * sees the same progress, and every per-message record (send, head, tail, delivery
