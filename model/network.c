@@ -23,13 +23,7 @@ struct network {
 	struct router_params params;
 	struct topology topo;	/* own copy: params.topo points here */
 	int channels;		/* J = E */
-	/*
-	 * Router v at routers + v * stride bytes: router_size(), the router sized to its
-	 * inputs (struct router), or on a small mesh router_bytes(ROUTER_MAX_IO) (19
-	 * lines), which its loop multiplies by as a constant (SMALL_STRIDE).
-	 */
 	struct router *routers;
-	size_t stride;
 
 	/*
 	 * Wiring: link output p of node v drives input peer[p] of node
@@ -88,21 +82,6 @@ struct network {
 	int last_moves;
 	char sanity_error[320];	/* debug builds: the first broken invariant, or "" */
 };
-
-/* Router v of the array routers of stride bytes each (struct network). */
-static inline __attribute__((always_inline)) struct router *
-router_at(struct router *routers, size_t stride, unsigned int v)
-{
-	return (struct router *)((char *)routers + stride * v);
-}
-
-/* The stride of a small mesh's routers: a constant, so the small loop multiplies by it. */
-#define SMALL_STRIDE router_bytes(ROUTER_MAX_IO)
-
-static inline struct router *net_router(const struct network *n, int v)
-{
-	return router_at(n->routers, n->stride, (unsigned int)v);
-}
 
 /* Put router v into the active set `set` (of the cycle whose wires are being driven). */
 static inline void wake(uint8_t *set, int v)
@@ -183,13 +162,7 @@ struct network *network_create(const struct router_params *params)
 	n->links = topology_link_vports(t);
 	/* E: one ejection channel per virtual link input (section 12); J = P. */
 	n->channels = params->all_port ? n->links : 1;
-	/*
-	 * The mesh's wiring only (network_step()): the one small network of the counted
-	 * workloads, for one more copy of the loop, not three.
-	 */
-	n->small = nodes <= 64 && !topology_wraps(t) && n->vcs == 1 && t->kind != TOPO_HYPERCUBE;
-	n->stride = n->small ? SMALL_STRIDE : router_size(&n->params);
-	n->routers = aligned_alloc(64, n->stride * (size_t)nodes);
+	n->routers = aligned_alloc(64, sizeof(*n->routers) * (size_t)nodes);
 	n->words = (nodes + 7) / 8;
 	n->active[0] = calloc((size_t)n->words, 8);
 	n->active[1] = calloc((size_t)n->words, 8);
@@ -200,9 +173,9 @@ struct network *network_create(const struct router_params *params)
 	if (!n->routers || !n->active[0] || !n->active[1] || !n->evaluated || !n->ej ||
 	    !n->inj_credit)
 		goto fail;
-	memset(n->routers, 0, n->stride * (size_t)nodes);
+	memset(n->routers, 0, sizeof(*n->routers) * (size_t)nodes);
 	for (int v = 0; v < nodes; v++)
-		if (router_init(net_router(n, v), &n->params, v))
+		if (router_init(&n->routers[v], &n->params, v))
 			goto fail;
 	for (int p = 0; p < t->ports; p++) {
 		n->peer[p] = topology_peer_port(t, p);
@@ -233,11 +206,16 @@ struct network *network_create(const struct router_params *params)
 			int w = topology_neighbor(t, v, p);
 
 			if (w >= 0)
-				net_router(n, v)->link_offset[p] = (int32_t)(n->stride * (size_t)w);
+				n->routers[v].link_offset[p] = (int32_t)(sizeof(*n->routers) * (size_t)w);
 		}
 	n->ej_end = n->ej;
 	n->inj_credit_end = n->inj_credit;
 	n->cycle = 0;
+	/*
+	 * The mesh's wiring only (network_step()): the one small network of the counted
+	 * workloads, for one more copy of the loop, not three.
+	 */
+	n->small = nodes <= 64 && !n->nbr && n->vcs == 1 && t->kind != TOPO_HYPERCUBE;
 	return n;
 fail:
 	network_destroy(n);
@@ -250,7 +228,7 @@ void network_destroy(struct network *n)
 		return;
 	if (n->routers)
 		for (int v = 0; v < n->params.topo->nodes; v++)
-			router_free(net_router(n, v));
+			router_free(&n->routers[v]);
 	free(n->routers);
 	free(n->nbr);
 	free(n->active[0]);
@@ -263,7 +241,7 @@ void network_destroy(struct network *n)
 
 const struct router_params *network_params(const struct network *n) { return &n->params; }
 int network_channels(const struct network *n) { return n->channels; }
-const struct router *network_router(const struct network *n, int node) { return net_router(n, node); }
+const struct router *network_router(const struct network *n, int node) { return &n->routers[node]; }
 
 /*
  * The injection input and ejection output channel c of a router are n_link + c: the
@@ -275,7 +253,7 @@ const struct router *network_router(const struct network *n, int node) { return 
  */
 void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
-	struct router *r = net_router(n, node);
+	struct router *r = &n->routers[node];
 
 	router_drive_flit(r, n->cycle, n->links + channel, flit);
 	wake_now(n, node);
@@ -283,14 +261,14 @@ void network_inject(struct network *n, int node, int channel, flit_t flit)
 
 void network_return_ejection_credits(struct network *n)
 {
-	const struct router *r = net_router(n, 0);
+	const struct router *r = &n->routers[0];
 
 	n->sink_credits = (uint32_t)((1ull << r->n_out) - 1) & ~((1u << r->n_link) - 1);
 }
 
 void network_return_credit(struct network *n, int node, int channel)
 {
-	struct router *r = net_router(n, node);
+	struct router *r = &n->routers[node];
 
 	router_drive_credit(r, n->cycle, n->links + channel);
 	wake_now(n, node);
@@ -346,12 +324,12 @@ link_peer_port(const struct network *n, unsigned int v, unsigned int k, unsigned
 
 /* The router across link k of router r (node v), node w: loaded, not computed, where it can. */
 static inline __attribute__((always_inline)) struct router *
-link_router(const struct network *n, struct router *routers, const struct router *r,
-	    unsigned int k, unsigned int w, enum wiring wiring)
+link_router(struct router *routers, const struct router *r, unsigned int k, unsigned int w,
+	    enum wiring wiring)
 {
 	if (wiring != WIRING_GENERAL)
 		return (struct router *)((char *)routers + r->link_offset[k]);
-	return router_at(routers, n->stride, w);
+	return &routers[w];
 }
 
 /*
@@ -386,7 +364,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 		if (o < ports) {
 			unsigned int w;
 			int q = link_peer_port(n, v, o, &w, wiring);
-			struct router *d = link_router(n, routers, r, o, w, wiring);
+			struct router *d = link_router(routers, r, o, w, wiring);
 
 			router_drive_flit(d, n->cycle, q, r->out[o].flit_q);
 			wake_next(next, bits, small, link_node(d, w, wiring));
@@ -412,7 +390,7 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 		int i = __builtin_ctz(m);
 		unsigned int w;
 		int q = link_peer_port(n, v, i, &w, wiring);
-		struct router *d = link_router(n, routers, r, i, w, wiring);
+		struct router *d = link_router(routers, r, i, w, wiring);
 
 		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
 		wake_next(next, bits, small, link_node(d, w, wiring));
@@ -520,7 +498,7 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 			r->out[o].flit_q = f;
 			if (o < (unsigned int)n->links) {
 				q = link_peer_port(n, v, o, &w, wiring);
-				d = link_router(n, routers, r, o, w, wiring);
+				d = link_router(routers, r, o, w, wiring);
 				d->in_valid[to] |= 1u << q;
 				d->in[q].flit[to] = f;
 				wake_next(next, bits, small, link_node(d, w, wiring));
@@ -572,7 +550,7 @@ static void rebase(struct network *n, uint64_t cycle)
 		uint64_t x64;
 
 		for (int v = 0; v < n->params.topo->nodes; v++) {
-			struct router *r = net_router(n, v);
+			struct router *r = &n->routers[v];
 			uint32_t x;
 
 			for (int i = 0; i < r->n_in; i++) {
@@ -689,7 +667,6 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 	 * sixth session (engine), 9447ce2).
 	 */
 	struct router *routers = n->routers;
-	size_t stride = n->stride;	/* a local too (the large loops; the small one's is a constant) */
 	uint64_t bits = 0;	/* small: the next cycle's set */
 
 	if (small) {
@@ -709,8 +686,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			unsigned int v = __builtin_ctzll(b);
 
 			b &= b - 1;
-			step_router(n, routers, next, &bits, true, v, router_at(routers, SMALL_STRIDE, v),
-				    cycle, wiring, stream,
+			step_router(n, routers, next, &bits, true, v, &routers[v], cycle, wiring, stream,
 				    conflict);
 		}
 		n->small_set[slot ^ 1] = bits;
@@ -723,7 +699,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			continue;
 		memset(set + 8 * w, 0, 8);
 		unsigned int v = set_first(w, b), nv;
-		struct router *r = router_at(routers, stride, v), *nr;
+		struct router *r = &routers[v], *nr;
 
 		/*
 		 * The router stepped is passed by pointer: the next one's, computed for its
@@ -736,7 +712,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 		for (; b; b &= b - 1, v = nv, r = nr) {
 			/* The next one (v again after the last: harmless). */
 			nv = b & (b - 1) ? (unsigned int)set_first(w, b & (b - 1)) : v;
-			nr = router_at(routers, stride, nv);
+			nr = &routers[nv];
 			/*
 			 * The next active router's first line, fetched for writing while this
 			 * one is stepped: a thousand routers do not fit the cache (direx Q_10:
@@ -851,7 +827,7 @@ int network_inj_credits(const struct network *n, const struct channel_event **li
 
 void network_port_signals(const struct network *n, int node, int port, struct port_signals *s)
 {
-	const struct router *r = net_router(n, node);
+	const struct router *r = &n->routers[node];
 
 	s->out_valid = r->out_valid_q >> port & 1;
 	s->out_flit = r->out[port].flit_q;
@@ -861,7 +837,7 @@ void network_port_signals(const struct network *n, int node, int port, struct po
 void network_router_registers(const struct network *n, int node, uint32_t *out_valid,
 			      uint32_t *credit_out, flit_t *out_flit)
 {
-	const struct router *r = net_router(n, node);
+	const struct router *r = &n->routers[node];
 
 	*out_valid = r->out_valid_q;
 	*credit_out = r->credit_out_q;
@@ -882,12 +858,12 @@ static const struct router *link_down(const struct network *n, const struct rout
 	if (w < 0)
 		return NULL;
 	*input = topology_peer_port(&n->topo, p) * r->n_vc + o % r->n_vc;
-	return net_router(n, w);
+	return &n->routers[w];
 }
 
 int network_credits(const struct network *n, int node, int o)
 {
-	const struct router *r = net_router(n, node), *d;
+	const struct router *r = &n->routers[node], *d;
 	int i;
 
 	if (o >= r->n_link || !(d = link_down(n, r, o, &i)))
@@ -898,7 +874,7 @@ int network_credits(const struct network *n, int node, int o)
 
 int network_link_free(const struct network *n, int node, int o)
 {
-	const struct router *r = net_router(n, node);
+	const struct router *r = &n->routers[node];
 	int slot = n->cycle & 1, free = r->credits_q[o];
 
 	if (r->credit_in[slot] >> o & 1)
@@ -908,7 +884,7 @@ int network_link_free(const struct network *n, int node, int o)
 
 void network_router_state(const struct network *n, int node, struct router_state *s)
 {
-	const struct router *r = net_router(n, node);
+	const struct router *r = &n->routers[node];
 
 	s->node = node;
 	s->n_ports = r->n_link;
@@ -957,6 +933,6 @@ int network_buffered(const struct network *n)
 	int b = 0;
 
 	for (int v = 0; v < n->params.topo->nodes; v++)
-		b += router_buffered(net_router(n, v));
+		b += router_buffered(&n->routers[v]);
 	return b;
 }

@@ -21,7 +21,7 @@
 /* The layout that router.h promises (a speed matter only: adjust it if this fails). */
 _Static_assert(offsetof(struct router, eject_mul) + sizeof(uint32_t) <= 64,
 	       "the per-cycle registers fit the first cache line");
-_Static_assert(offsetof(struct router, in) % 64 == 0, "the inputs start a cache line");
+_Static_assert(sizeof(struct router) % 128 == 64, "a router is an odd number of cache lines");
 _Static_assert(sizeof(struct router_input) == 32, "an input is 32 bytes, head included");
 
 uint8_t router_route_kind(const struct router_params *p)
@@ -35,23 +35,11 @@ uint8_t router_route_kind(const struct router_params *p)
 	return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_MESH_XY : ROUTER_ROUTE_MESH_YX;
 }
 
-/* n_in as router_init() sets it. */
-static int router_inputs(const struct router_params *p)
-{
-	return p->topo->ports * p->topo->vcs + (p->all_port ? p->topo->ports : 1);
-}
-
-size_t router_size(const struct router_params *p)
-{
-	return router_bytes(router_inputs(p) > ROUTER_MAX_IO ? ROUTER_MAX_IO : router_inputs(p));
-}
-
-/* r has router_size(p) bytes. */
 int router_init(struct router *r, const struct router_params *p, int node)
 {
 	int ports = p->topo->ports;
 
-	memset(r, 0, router_size(p));
+	memset(r, 0, sizeof(*r));
 	r->params = p;
 	r->node = node;
 	r->n_ports = ports;

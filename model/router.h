@@ -14,7 +14,6 @@
 #define WORMCAST_ROUTER_H
 
 #include <stdbool.h>
-#include <stddef.h>
 #include <stdint.h>
 
 #include "flit.h"
@@ -201,31 +200,25 @@ struct router {
 	 * Set by the network for hypercubes and meshes (V = 1, no wrap-around): the byte
 	 * offset, from the start of its array of routers, of the router across link p,
 	 * which the loop loads instead of computing its address (a multiplication by
-	 * the routers' size, five instructions: docs/performance-history.md, sixth
-	 * session (engine), 8474cc5); router_sanity checks it against the array's
-	 * stride (router_size()).
+	 * sizeof(struct router), five instructions: docs/performance-history.md, sixth
+	 * session (engine), 8474cc5).  It fills the line that used to pad the structure
+	 * to an odd number of lines.
 	 */
 	int32_t link_offset[TOPO_MAX_PORTS];
 
 	/*
-	 * The ports start on cache-line boundaries: the outputs (ROUTER_MAX_IO of them,
-	 * three lines), the full cycle's and the rare fields (one line), then the
-	 * inputs, as many as the router has (in[], n_in of them: a Q_10 router's 20 of
-	 * 24, a mesh's 8), so that an array of routers holds no line a router does not
-	 * use.  router_bytes() rounds a router up to an odd number of lines, so that the
-	 * first lines of a thousand routers spread over all sets of the caches: 17 on
-	 * Q_10, 15 on Q_8 (19 for every router before).  The outputs right after the
-	 * constants' line, the rare line next: with the rare line first, or the inputs
-	 * before the outputs (as before), it ran 1-6 % slower (docs/performance.md,
-	 * twelfth session (engine)).
+	 * The ports start on cache-line boundaries.  The whole structure is an odd
+	 * number of cache lines (19 here), so that the first lines of a thousand
+	 * routers in an array spread over all sets of the caches.
 	 */
+	struct router_input in[ROUTER_MAX_IO] __attribute__((aligned(64)));
 	struct router_output out[ROUTER_MAX_IO] __attribute__((aligned(64)));
 
 	/*
 	 * n_in: the route of each head the full cycle granted, from router_eval() to
 	 * router_commit() (the grant stores the head where its input kept req).
 	 */
-	uint32_t *grant_req __attribute__((aligned(64)));	/* the rare line */
+	uint32_t *grant_req;
 	uint64_t conflict_cycles;	/* statistics: cycles where a head waited */
 
 	/*
@@ -251,8 +244,6 @@ struct router {
 	 * session (engine), round 2).
 	 */
 	int16_t mesh_cols, mesh_row, mesh_col;
-
-	struct router_input in[] __attribute__((aligned(64)));	/* n_in: router_bytes() */
 } __attribute__((aligned(64)));
 
 /* Drive flit f on input i in cycle c (a neighbour's output register, or the NI). */
@@ -302,20 +293,6 @@ static inline uint32_t router_ready(const struct router *r, uint32_t credit_in)
 	return r->has_credit_q | credit_in | (r->credit1_q & ~r->out_valid_q);
 }
 
-/*
- * The bytes of a router with n_in inputs in an array of routers: its inputs
- * included, an odd number of cache lines (struct router).
- */
-static inline size_t router_bytes(int n_in)
-{
-	size_t lines = (offsetof(struct router, in) + (size_t)n_in * sizeof(struct router_input) +
-			63) / 64;
-
-	return 64 * (lines | 1);
-}
-
-/* router_bytes() of the routers of a network with parameters p (router_init() sets up that many). */
-size_t router_size(const struct router_params *p);
 int router_init(struct router *r, const struct router_params *p, int node);
 /* struct router's route_kind in a network with parameters p (router_sanity checks it). */
 uint8_t router_route_kind(const struct router_params *p);

@@ -219,15 +219,6 @@ static int link_sanity(const struct network *n, const struct router *u, int p, c
 					    u->out_valid_q >> vo & 1, u->in[vo].count);
 			continue;
 		}
-		/*
-		 * The wiring's formula (hypercubes and meshes, V = 1) finds d at link_offset
-		 * bytes from router 0: the array's stride (router_size(), network.c).
-		 */
-		if (u->n_vc == 1 && !topology_wraps(t) &&
-		    (const char *)d - (const char *)network_router(n, 0) != u->link_offset[p])
-			return fail(u, err, errlen, "link_offset[%d] %d, node %d at %td", p,
-				    u->link_offset[p], w,
-				    (const char *)d - (const char *)network_router(n, 0));
 		sum = network_link_free(n, u->node, vo) + d->in[vi].count;
 		if (sum != u->depth)
 			return fail(u, err, errlen, "link output %d VC %d to node %d input %d: %d "

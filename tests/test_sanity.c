@@ -190,8 +190,6 @@ static void corruptions(void)
 	CORRUPT(r->route_kind, ROUTER_ROUTE_CALL, "route_kind");
 	CORRUPT(r->mesh_col, 1, "mesh_col 1");
 	CORRUPT(r->eject_mul, r->eject_mul ^ 1u, "eject_mul");
-	/* The wiring's offset of the router across a link: the array's stride (router_size()). */
-	CORRUPT(r->link_offset[0], r->link_offset[0] + 64, "link_offset[0]");
 	/* The route a message holds is its head's (the join routes unicasts inline). */
 	CORRUPT(r->in[i].head, r->in[i].head ^ ((flit_t)1 << FLIT_TYPE_BIT), "its head");
 
