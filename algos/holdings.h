@@ -110,14 +110,15 @@ holdings_row_slot(const struct holdings *h, uint64_t key)
 }
 
 /*
- * Hold key, whose slot k in node v's direct row of bits the caller knows (the key's
- * fields in range for the rows: holdings_slot_at()): 0 if added, 1 if it was held, -1
- * if out of memory (the row is allocated at its first block, by holdings_add()).
+ * holdings_hold() of key = held_key(v, block (o, d, ix)) given its fields as well: a
+ * receipt that has them decoded finds its bit without decoding the key again.
  */
 static inline __attribute__((always_inline)) int
-holdings_hold_row_bit(struct holdings *h, unsigned v, long k, uint64_t key)
+holdings_hold_at(struct holdings *h, unsigned v, unsigned o, unsigned d, unsigned ix,
+		 uint64_t key, const uint64_t *words)
 {
-	uint64_t *bits = h->bits[v];
+	long k = h->bits ? holdings_slot_at(h, v, o, d, ix) : -1;
+	uint64_t *bits = k >= 0 ? h->bits[v] : NULL;
 
 	if (bits) {
 		uint64_t bit = 1ull << (k & 63);
@@ -127,21 +128,7 @@ holdings_hold_row_bit(struct holdings *h, unsigned v, long k, uint64_t key)
 		bits[k >> 6] |= bit;
 		return 0;
 	}
-	return holdings_add(h, key, NULL);
-}
-
-/*
- * holdings_hold() of key = held_key(v, block (o, d, ix)) given its fields as well: a
- * receipt that has them decoded finds its bit without decoding the key again.
- */
-static inline __attribute__((always_inline)) int
-holdings_hold_at(struct holdings *h, unsigned v, unsigned o, unsigned d, unsigned ix,
-		 uint64_t key, const uint64_t *words)
-{
-	long k = h->bits ? holdings_slot_at(h, v, o, d, ix) : -1;
-
-	/* (A row of bits keeps no words: holdings_add() ignores them there.) */
-	return k >= 0 ? holdings_hold_row_bit(h, v, k, key) : holdings_add(h, key, words);
+	return holdings_add(h, key, words);
 }
 
 /*

@@ -141,11 +141,6 @@ struct skeleton {
 	 * lookup.  Held blocks are never dropped, so the value never goes stale.
 	 */
 	uint64_t just_held;
-	/*
-	 * A personalized exchange's holdings (COLL_AAS, bits): a block (o, v, ix) received
-	 * by v is in v's direct row at o * blocks + ix (step_receive()'s own path).
-	 */
-	bool self_rows;
 	uint64_t *buf;
 	size_t capbuf;
 	struct plan pl;
@@ -927,13 +922,17 @@ static void verify(struct skeleton *sk, int v, const struct message *m, const st
 }
 
 /*
- * Node v holds a block it received, its holdings having answered rc (0 added, 1 held
- * already, -1 out of memory); false if memory ran out.  A block held already is a copy
- * the source's schedule resends (its words were checked), or an error.
+ * Node v holds a block it received (with its words, if the holdings keep them); false
+ * if memory ran out.  A block held already is a copy the source's schedule resends (its
+ * words were checked), or an error.
  */
 static inline __attribute__((always_inline)) bool
-held_now(struct skeleton *sk, int v, const struct message *m, uint64_t key, int rc)
+hold_received_at(struct skeleton *sk, int v, const struct message *m, uint64_t key, int o, int d,
+		 int ix, const uint64_t *words)
 {
+	int rc = owns_at(sk, v, o, d, ix) ? 1 :
+		 holdings_hold_at(&sk->held, (unsigned)v, (unsigned)o, (unsigned)d & 0x1fff,
+				  (unsigned)ix, held_key(v, key), words);
 	char b[48];
 
 	if (rc < 0) {
@@ -945,26 +944,6 @@ held_now(struct skeleton *sk, int v, const struct message *m, uint64_t key, int 
 		fail(sk, "node %d received block %s a second time (from node %d)", v,
 		     block_text(key, b, sizeof(b)), m->source);
 	return true;
-}
-
-/* The holdings' answer for a block v received (held_now()'s rc): 1 if v owns it. */
-static inline __attribute__((always_inline)) int
-received_rc(struct skeleton *sk, int v, uint64_t key, int o, int d, int ix, const uint64_t *words)
-{
-	return owns_at(sk, v, o, d, ix) ? 1 :
-	       holdings_hold_at(&sk->held, (unsigned)v, (unsigned)o, (unsigned)d & 0x1fff,
-				(unsigned)ix, held_key(v, key), words);
-}
-
-/*
- * Node v holds a block it received (with its words, if the holdings keep them); false
- * if memory ran out (held_now()).
- */
-static inline __attribute__((always_inline)) bool
-hold_received_at(struct skeleton *sk, int v, const struct message *m, uint64_t key, int o, int d,
-		 int ix, const uint64_t *words)
-{
-	return held_now(sk, v, m, key, received_rc(sk, v, key, o, d, ix, words));
 }
 
 /* hold_received_at() of a key: its fields decoded. */
@@ -1136,10 +1115,6 @@ static void step_start(struct skeleton *sk, const struct transport *t)
 		     "cut-through", sk->a->name);
 		return;
 	}
-	sk->self_rows = sk->a->kind == COLL_AAS && sk->held.bits &&
-			sk->held.rows.dest == HOLD_DEST_SELF && sk->held.rows.o_lo == 0 &&
-			sk->held.rows.o_hi == sk->nodes && sk->held.rows.blocks == sk->blocks &&
-			sk->held.rows.only_node < 0;
 	for (int v = 0; v < sk->nodes; v++)
 		step_next(sk, v);
 	sk->started = true;
@@ -1191,27 +1166,8 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 		fail(sk, "node %d: the block of message %d does not fit a key", v, m->id);
 		return;
 	}
-	if (sk->self_rows && st.b_dest == v &&
-	    (owns_at(sk, v, st.b_origin, st.b_dest, st.b_index) ||
-	     holdings_slot_at(&sk->held, (unsigned)v, (unsigned)st.b_origin, (unsigned)v,
-			      (unsigned)st.b_index) != (long)st.b_origin * sk->blocks + st.b_index)) {
-		fail(sk, "node %d: the block of message %d is not in its direct row", v, m->id);
-		return;
-	}
 #endif
-	/*
-	 * An exchange's block for v itself, the common receipt, is not one of v's own blocks
-	 * (those are for the others) and sits in v's direct row at its origin and index,
-	 * which the source's step_next() range checked: its bit is set without owns_at()'s
-	 * and holdings_slot_at()'s tests of the kind and the rows' shape, which the run's
-	 * kind settled at the start (self_rows; about 30 instructions a message of the
-	 * exchange).
-	 */
-	if (!held_now(sk, v, m, block, sk->self_rows && st.b_dest == v ?
-		      holdings_hold_row_bit(&sk->held, (unsigned)v,
-					    (long)st.b_origin * sk->blocks + st.b_index,
-					    held_key(v, block)) :
-		      received_rc(sk, v, block, st.b_origin, st.b_dest, st.b_index, NULL)))
+	if (!hold_received_at(sk, v, m, block, st.b_origin, st.b_dest, st.b_index, NULL))
 		return;
 	/* The awaited block of the node's next send is held now; any other is a stray. */
 	np = &sk->step[v];
