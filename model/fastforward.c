@@ -47,8 +47,11 @@
  */
 #include "fastforward.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "grow.h"
 
 /*
  * Calm cycles before an observation; after one that finds no jump, twice as many (up
@@ -111,23 +114,26 @@ void ff_limit(struct ff *f, uint64_t cycles)
 		f->limit = cycles;
 }
 
-/* Room for n more bytes in *buf (cap *cap, used len); false (refused) if none. */
+/*
+ * Room for n more bytes in *buf (cap *cap, used len); false (refused) if none.  The
+ * project's growable array (grow.h): its doubling and overflow checks, not a copy.
+ */
 static bool reserve(struct ff *f, unsigned char **buf, size_t *cap, size_t len, size_t n)
 {
-	if (len + n > *cap) {
-		size_t c = *cap ? *cap : 4096;
-		unsigned char *p;
+	unsigned char *p;
 
-		while (c < len + n)
-			c *= 2;
-		p = realloc(*buf, c);
-		if (!p) {
-			f->refused = true;
-			return false;
-		}
-		*buf = p;
-		*cap = c;
+	if (n <= *cap - len)
+		return true;	/* (most words: no call) */
+	if (n > SIZE_MAX - len) {
+		f->refused = true;
+		return false;
 	}
+	p = grow_array(*buf, cap, len + n, 1, 4096, SIZE_MAX);
+	if (!p) {
+		f->refused = true;
+		return false;
+	}
+	*buf = p;
 	return true;
 }
 
@@ -178,15 +184,15 @@ static uint64_t *next_val(struct ff *f)
 
 	if (f->mode == FF_RECORD) {
 		if (f->n_val == f->cap_val) {
-			size_t cap = f->cap_val ? 2 * f->cap_val : 1024;
-			uint64_t *p = realloc(f->val, cap * 2 * sizeof(*p));
+			/* A data word's two values: an element of 2 words. */
+			uint64_t *p = grow_array(f->val, &f->cap_val, f->n_val + 1, 2 * sizeof(*p),
+						 1024, SIZE_MAX);
 
 			if (!p) {
 				f->refused = true;
 				return NULL;
 			}
 			f->val = p;
-			f->cap_val = cap;
 		}
 		f->n_val++;
 	} else if (f->at_val >= f->n_val) {
