@@ -14,7 +14,7 @@
 #   3. the same directory configured again with -fprofile-use and rebuilt.
 # The profile's file names carry each object's path, so both builds use one directory.
 # Progress on stderr; the binary's path on stdout.  What it gains and costs:
-# docs/performance.md, "Ninth session (skel)".
+# docs/performance-history.md, "Ninth session (skel)".
 #
 # Exit 2: bad arguments (one line on stderr); 1: a build or a training run failed.
 set -euo pipefail
