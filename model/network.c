@@ -484,22 +484,23 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 		 * 1.022x, pbcast 1.023x / 0.998x, 1.019x / 1.018x (docs/performance.md,
 		 * eleventh session (skel), round 2).
 		 */
-		unsigned int i = __builtin_ctz(m), ports = n->links, q, w;
+		unsigned int i = __builtin_ctz(m), q, w;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
 		/*
 		 * A link input sends no credit: its FIFO stays empty (struct router).  An
 		 * injection input's credit is its bit of credit_out_q, which the NI reads
-		 * (struct network's inj_credit): nothing to do here but in debug builds.
+		 * (struct network's inj_credit): nothing to list but in debug builds.  (The
+		 * list cost the mesh's copy of the loop a branchless store a flit, the
+		 * hypercube's a branch: cg6 uniform 201.82 -> 185.57, direx 150.19 -> 140.75
+		 * with the NI's part, docs/performance.md, thirteenth session (inj).)
 		 */
 #ifdef WORMCAST_DEBUG
-		if (i >= ports) {
+		if (i >= (unsigned int)n->links) {
 			n->inj_ref_end->node = v;
-			n->inj_ref_end++->channel = i - ports;
+			n->inj_ref_end++->channel = i - n->links;
 		}
-#else
-		(void)ports;
 #endif
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
 			unsigned int o = __builtin_ctz(mo);
