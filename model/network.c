@@ -183,8 +183,7 @@ struct network *network_create(const struct router_params *params)
 	n->ej = malloc(sizeof(*n->ej) * (size_t)nodes * (size_t)n->channels);
 	n->inj_credit = malloc(sizeof(*n->inj_credit) * (size_t)nodes * (size_t)n->channels);
 #ifdef WORMCAST_DEBUG
-	/* One entry more: the mesh's steady cycle writes one behind the last (steady_cycle()). */
-	n->inj_ref = malloc(sizeof(*n->inj_ref) * ((size_t)nodes * (size_t)n->channels + 1));
+	n->inj_ref = malloc(sizeof(*n->inj_ref) * (size_t)nodes * (size_t)n->channels);
 	if (!n->inj_ref)
 		goto fail;
 	n->inj_ref_end = n->inj_ref;
