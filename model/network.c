@@ -63,15 +63,26 @@ struct network {
 	int *evaluated;		/* debug builds: the routers of the last step, for network_sanity() */
 	uint64_t cycle;		/* cycle being prepared (inputs being driven) */
 
-	/* NI-facing outputs of the current registers. */
-	struct channel_event *ej, *inj_credit;
 	/*
-	 * Behind the last entry of each list: a pointer, not a count, so that an entry's
-	 * address is not computed again from the count (2.0, 1.0 and 0.6 instructions per
-	 * flit-hop on the three counted workloads: docs/performance-history.md, sixth
-	 * session (engine), 035b6e0).
+	 * NI-facing outputs of the current registers: the ejections, listed by the loop.
+	 * Behind the last entry: a pointer, not a count, so that an entry's address is not
+	 * computed again from the count (2.0, 1.0 and 0.6 instructions per flit-hop on the
+	 * three counted workloads: docs/performance-history.md, sixth session (engine),
+	 * 035b6e0).
 	 */
-	struct channel_event *ej_end, *inj_credit_end;
+	struct channel_event *ej, *ej_end;
+	/*
+	 * The injection credits are not listed by the loop: they are the injection bits of
+	 * the credit registers (credit_out_q), which the NI of the C model reads itself
+	 * (network_inj_held(), network_inj_credited()).  inj_credit is filled from them
+	 * only for a caller that wants the list (network_inj_credits(): an engine that
+	 * wraps the model).  Debug builds list them in the loop too, as the loop did
+	 * before (inj_ref), and compare the two after each step.
+	 */
+	struct channel_event *inj_credit;
+#ifdef WORMCAST_DEBUG
+	struct channel_event *inj_ref, *inj_ref_end;
+#endif
 
 	/*
 	 * Sinks that never stall, the NIs' credits left to the engine
@@ -170,8 +181,13 @@ struct network *network_create(const struct router_params *params)
 	n->active[1] = calloc((size_t)n->words, 8);
 	n->evaluated = malloc(sizeof(int) * (size_t)nodes);
 	n->ej = malloc(sizeof(*n->ej) * (size_t)nodes * (size_t)n->channels);
-	/* One entry more: the mesh's steady cycle writes one behind the last (steady_cycle()). */
-	n->inj_credit = malloc(sizeof(*n->inj_credit) * ((size_t)nodes * (size_t)n->channels + 1));
+	n->inj_credit = malloc(sizeof(*n->inj_credit) * (size_t)nodes * (size_t)n->channels);
+#ifdef WORMCAST_DEBUG
+	n->inj_ref = malloc(sizeof(*n->inj_ref) * (size_t)nodes * (size_t)n->channels);
+	if (!n->inj_ref)
+		goto fail;
+	n->inj_ref_end = n->inj_ref;
+#endif
 	if (!n->routers || !n->active[0] || !n->active[1] || !n->evaluated || !n->ej ||
 	    !n->inj_credit)
 		goto fail;
@@ -211,7 +227,6 @@ struct network *network_create(const struct router_params *params)
 				n->routers[v].link_offset[p] = (int32_t)(sizeof(*n->routers) * (size_t)w);
 		}
 	n->ej_end = n->ej;
-	n->inj_credit_end = n->inj_credit;
 	n->cycle = 0;
 	/*
 	 * The mesh's wiring only (network_step()): the one small network of the counted
@@ -238,6 +253,9 @@ void network_destroy(struct network *n)
 	free(n->evaluated);
 	free(n->ej);
 	free(n->inj_credit);
+#ifdef WORMCAST_DEBUG
+	free(n->inj_ref);
+#endif
 	free(n);
 }
 
@@ -397,11 +415,13 @@ drive_wires(struct network *n, struct router *routers, uint8_t *next, uint64_t *
 		router_drive_link_delta(d, n->cycle, q, r->grew_d >> i & 1);
 		wake_next(next, bits, small, link_node(d, w, wiring));
 	}
+#ifdef WORMCAST_DEBUG
 	for (m = r->credit_out_q & ~r->link_mask; m; m &= m - 1) {
 		/* No flit: a credit's is not read (struct channel_event). */
-		n->inj_credit_end->node = v;
-		n->inj_credit_end++->channel = __builtin_ctz(m) - ports;
+		n->inj_ref_end->node = v;
+		n->inj_ref_end++->channel = __builtin_ctz(m) - ports;
 	}
+#endif
 	/*
 	 * Non-zero registers must be evaluated again, if only to clear them.  A router
 	 * that gets here has almost always loaded some (the quiet cycle returns before),
@@ -463,37 +483,24 @@ steady_cycle(struct network *n, struct router *routers, uint8_t *next, uint64_t 
 		 * 1.022x, pbcast 1.023x / 0.998x, 1.019x / 1.018x (docs/performance.md,
 		 * eleventh session (skel), round 2).
 		 */
-		unsigned int i = __builtin_ctz(m), ports = n->links, q, w;
+		unsigned int i = __builtin_ctz(m), q, w;
 		flit_t f = r->in[i].flit[slot];
 		struct router *d;
 
 		/*
 		 * A link input sends no credit: its FIFO stays empty (struct router).  An
-		 * injection input's credit goes to the NI.  On a mesh without a branch on
-		 * the input's kind, which random traffic makes unpredictable: the entry
-		 * behind the list's last is written whatever the input, and the list
-		 * extended by it only for an injection input (one entry more allocated).
-		 * Uniform 8x8 0.1, CPU best of 9 interleaved: 1.016x to 1.018x as fast
-		 * (1.2 M cycles: 1.009x best, 1.019x median), though 12.9 more instructions
-		 * a flit-hop (the flattened loop's allocation); on the hypercube's copies
-		 * the broadcast and the exchange ran 0.94x and 0.955x, so they keep the
-		 * branch (docs/performance.md, eleventh session (skel)).
+		 * injection input's credit is its bit of credit_out_q, which the NI reads
+		 * (struct network's inj_credit): nothing to list but in debug builds.  (The
+		 * list cost the mesh's copy of the loop a branchless store a flit, the
+		 * hypercube's a branch: cg6 uniform 201.82 -> 185.57, direx 150.19 -> 140.75
+		 * with the NI's part, docs/performance.md, thirteenth session (inj).)
 		 */
-		if (wiring == WIRING_MESH) {
-			struct channel_event *ic = n->inj_credit_end;
-
-			/*
-			 * Its flit is not written: a credit's is not read (struct
-			 * channel_event: ejections only).  -1.0 instruction a flit-hop on
-			 * uniform 8x8 0.1, CPU within the noise.
-			 */
-			ic->node = v;
-			ic->channel = i - ports;
-			n->inj_credit_end = ic + (i >= ports);
-		} else if (i >= ports) {
-			n->inj_credit_end->node = v;
-			n->inj_credit_end++->channel = i - ports;
+#ifdef WORMCAST_DEBUG
+		if (i >= (unsigned int)n->links) {
+			n->inj_ref_end->node = v;
+			n->inj_ref_end++->channel = i - n->links;
 		}
+#endif
 		for (uint32_t mo = r->in[i].route_q; mo; mo &= mo - 1) {
 			unsigned int o = __builtin_ctz(mo);
 
@@ -738,6 +745,32 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 	}
 }
 
+#ifdef WORMCAST_DEBUG
+/*
+ * Debug builds: the injection credits read from the credit registers
+ * (network_inj_credits()) are the ones the loop listed as it stepped the routers.
+ */
+static int inj_credits_sanity(struct network *n, char *why, size_t len)
+{
+	const struct channel_event *list;
+	int count = network_inj_credits(n, &list);
+	const struct channel_event *ref = n->inj_ref;
+	int want = (int)(n->inj_ref_end - ref);
+
+	for (int k = 0; k < count || k < want; k++)
+		if (k >= count || k >= want || list[k].node != ref[k].node ||
+		    list[k].channel != ref[k].channel) {
+			snprintf(why, len, "injection credit %d of %d: the credit registers give "
+				 "node %d channel %d, the routers stepped node %d channel %d",
+				 k, want, k < count ? list[k].node : -1,
+				 k < count ? list[k].channel : -1, k < want ? ref[k].node : -1,
+				 k < want ? ref[k].channel : -1);
+			return -1;
+		}
+	return 0;
+}
+#endif
+
 /*
  * One clock cycle.  Every busy router computes its next state from its registers
  * and the wires of this cycle (router_eval), takes it (router_commit), and drives
@@ -776,7 +809,9 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	/* From here on, wires are driven and routers woken for the next cycle. */
 	n->cycle = cycle + 1;
 	n->ej_end = n->ej;
-	n->inj_credit_end = n->inj_credit;
+#ifdef WORMCAST_DEBUG
+	n->inj_ref_end = n->inj_ref;
+#endif
 	/*
 	 * Hypercubes and meshes (no wrap-around, V = 1): the wiring is a formula, and
 	 * the loop is compiled for each of them alone (enum wiring).
@@ -803,7 +838,8 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	if (!n->sanity_error[0]) {
 		char why[256];
 
-		if (network_sanity(n, n->evaluated, count, why, sizeof(why)))
+		if (network_sanity(n, n->evaluated, count, why, sizeof(why)) ||
+		    inj_credits_sanity(n, why, sizeof(why)))
 			snprintf(n->sanity_error, sizeof(n->sanity_error), "cycle %llu: %s",
 				 (unsigned long long)cycle, why);
 	}
@@ -821,10 +857,41 @@ int network_ejections(const struct network *n, const struct channel_event **list
 	return (int)(n->ej_end - n->ej);
 }
 
-int network_inj_credits(const struct network *n, const struct channel_event **list)
+/*
+ * The injection credits of the last step are the injection bits of the credit
+ * registers: a router whose register is not 0 is evaluated again in the next cycle
+ * (drive_wires(), steady_cycle(); the quiet cycle clears it), so they are all in that
+ * cycle's active set, which lists them in node order, then channel order.
+ */
+int network_inj_credits(struct network *n, const struct channel_event **list)
 {
+	struct channel_event *e = n->inj_credit;
+	int slot = n->cycle & 1;
+
+	for (int w = 0, words = n->small ? 1 : n->words; w < words; w++) {
+		uint64_t b = n->small ? n->small_set[slot] : set_word(n->active[slot], w);
+
+		for (; b; b &= b - 1) {
+			int v = n->small ? __builtin_ctzll(b) : set_first(w, b);
+			const struct router *r = &n->routers[v];
+
+			for (uint32_t m = r->credit_out_q & ~r->link_mask; m; m &= m - 1)
+				*e++ = (struct channel_event){
+					.node = v, .channel = __builtin_ctz(m) - n->links };
+		}
+	}
 	*list = n->inj_credit;
-	return (int)(n->inj_credit_end - n->inj_credit);
+	return (int)(e - n->inj_credit);
+}
+
+int network_inj_held(const struct network *n, int node, int channel)
+{
+	return n->routers[node].in[n->links + channel].count;
+}
+
+bool network_inj_credited(const struct network *n, int node, int channel)
+{
+	return n->routers[node].credit_out_q >> (n->links + channel) & 1;
 }
 
 void network_port_signals(const struct network *n, int node, int port, struct port_signals *s)
@@ -995,17 +1062,16 @@ void network_ff_visit(struct network *n, struct ff *f)
 	ff_control(f, &n->conflict_cycles, sizeof(n->conflict_cycles));
 	ff_control(f, &n->last_moves, sizeof(n->last_moves));
 	ff_control(f, &n->small_set, sizeof(n->small_set));
-	/* The lists for the next cycle: their channels every cycle, the flits as data. */
+	/*
+	 * The ejections for the next cycle: their channels every cycle, the flits as data.
+	 * (The injection credits are the routers' credit registers, visited with them.)
+	 */
 	count = (int)(n->ej_end - n->ej);
 	ff_same(f, &count, sizeof(count));
 	for (struct channel_event *e = n->ej; e < n->ej_end && !ff_refused(f); e++) {
 		ff_same(f, e, offsetof(struct channel_event, flit));
 		ff_flit(f, &e->flit, mask, true);
 	}
-	count = (int)(n->inj_credit_end - n->inj_credit);
-	ff_same(f, &count, sizeof(count));
-	for (struct channel_event *e = n->inj_credit; e < n->inj_credit_end && !ff_refused(f); e++)
-		ff_same(f, e, offsetof(struct channel_event, flit));
 	/*
 	 * The active set, every cycle the same: a router that any cycle of the jump
 	 * touches is in it (a router stepped wakes itself but for the quiet cycle, whose

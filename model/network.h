@@ -72,7 +72,17 @@ const char *network_sanity_error(const struct network *n);
  * order, then channel order (docs/microarchitecture.md section 9).
  */
 int network_ejections(const struct network *n, const struct channel_event **list);
-int network_inj_credits(const struct network *n, const struct channel_event **list);
+int network_inj_credits(struct network *n, const struct channel_event **list);
+
+/*
+ * Injection channel (node, channel) after the last step, for the NI of the C model,
+ * which derives its credits from them instead of the list above: the flits the
+ * router's injection input holds (the NI's credits are the depth less these), and
+ * whether that input freed an entry in the last step (the channel is listed by
+ * network_inj_credits()).
+ */
+int network_inj_held(const struct network *n, int node, int channel);
+bool network_inj_credited(const struct network *n, int node, int channel);
 
 /* Signals of router node's port (0..NIn-1) after the last step. */
 void network_port_signals(const struct network *n, int node, int port,

@@ -39,7 +39,8 @@ struct inj_channel {
 	 * Its place in the order of the old single list of channels with work (ni.seq):
 	 * the ready list is kept in this order, so the flits go into the engine and the
 	 * tails into the SEND_DONEs in the order they always did.  While the queue is
-	 * empty: the number of its last credit (ni_credits_in()), or its old listing's.
+	 * empty: the number of its last credit (ni_credits_in()), or its old listing's
+	 * (with the C model, set only when a message comes: ni_enqueue()).
 	 */
 	uint64_t seq;
 	union {
@@ -51,9 +52,11 @@ struct inj_channel {
 	int left;		/* flits of first still to offer */
 	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
-	 * A credit the router returns is counted at once (ni_credits_in()): it is valid in
-	 * the cycle after the step that listed it, the next ni_drive(), and nothing reads
-	 * the count in between.
+	 * Another engine than the C model: a credit the router returns is counted at once
+	 * (ni_credits_in()): it is valid in the cycle after the step that listed it, the
+	 * next ni_drive(), and nothing reads the count in between.  With the C model it is
+	 * not counted but derived (struct ni's net): depth less what the router's injection
+	 * input holds; debug builds count it too and compare.
 	 */
 	uint8_t credits;
 	/*
@@ -103,6 +106,28 @@ struct ni {
 	 * the next pass.
 	 */
 	uint64_t seq, credit_base;
+	/*
+	 * The C model as the engine (ni_derive_credits()), else NULL.  Its credits are not
+	 * listed to the NI: each step's take the block of numbers from credit_base, channel
+	 * (node, channel) the number credit_base + node * channels + channel (the list's
+	 * order, node then channel), and a send to an idle channel asks the router whether
+	 * it returned that channel a credit in the last step (network_inj_credited()).  A
+	 * channel's credit is the depth less what the router's injection input holds
+	 * (network_inj_held()): the flits it drove and the credits that came back, with
+	 * the step's latency, as the list counted them.  No list is made, walked or
+	 * counted (the network's loop listed each credit): cg6 direx 150.19 -> 140.75,
+	 * uniform 201.82 -> 185.57 instructions a flit-hop, CPU direx 1.06x, uniform 1.04x
+	 * (docs/performance.md, thirteenth session (inj)).
+	 */
+	struct network *net;
+#ifdef WORMCAST_DEBUG
+	/*
+	 * With net: the listing numbers as the credit list gave them (ni_credits_in() is
+	 * called with the network's list in debug builds), per channel, for the checks
+	 * that the derived ones order the channels alike.
+	 */
+	uint64_t *list_seq, list_next, list_base;
+#endif
 	struct ej_ref *ej_active;
 	int n_ej_active;
 	struct message **done;
@@ -150,6 +175,15 @@ struct ni *ni_create(int nodes, int channels, int depth, int startup, double sin
 	 */
 	n->seq = 1;
 	n->credit_base = UINT64_MAX;
+#ifdef WORMCAST_DEBUG
+	n->list_seq = calloc(total, sizeof(*n->list_seq));
+	n->list_next = 1;
+	n->list_base = UINT64_MAX;
+	if (!n->list_seq) {
+		ni_destroy(n);
+		return NULL;
+	}
+#endif
 	if (!n->inj || !n->inj_active || !n->ej_active || !n->sleep || !n->inj_of) {
 		ni_destroy(n);
 		return NULL;
@@ -174,7 +208,15 @@ void ni_destroy(struct ni *n)
 	free(n->ej_active);
 	free(n->sleep);
 	free(n->done);
+#ifdef WORMCAST_DEBUG
+	free(n->list_seq);
+#endif
 	free(n);
+}
+
+void ni_derive_credits(struct ni *n, struct network *net)
+{
+	n->net = net;
 }
 
 /* Channel ch, whose start-up is over, into the ready list at its seq's place. */
@@ -246,10 +288,22 @@ void ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 		/*
 		 * Listed now, or at its credit if one came since the last pass (an idle
 		 * channel's seq is its last credit's number, or its listing's before the
-		 * last ni_credits_in(): below credit_base).
+		 * last ni_credits_in(): below credit_base; with the C model, the router
+		 * tells whether a credit came in the last step).
 		 */
-		if (ch->seq < n->credit_base)
+		if (n->net) {
+			bool credited = network_inj_credited(n->net, m->source, m->channel);
+
+#ifdef WORMCAST_DEBUG
+			if (credited != (n->list_seq[k] >= n->list_base))
+				n->broken = "a send found a credit in the router the credit list had not";
+			if (n->list_seq[k] < n->list_base)
+				n->list_seq[k] = n->list_next++;
+#endif
+			ch->seq = credited ? n->credit_base + (uint64_t)k : n->seq++;
+		} else if (ch->seq < n->credit_base) {
 			ch->seq = n->seq++;
+		}
 		ch->first = m;
 		load_message(n, ch, m, ch->start);
 		if (ch->start <= now)
@@ -295,6 +349,21 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 	struct inj_channel *const *inj_of = n->inj_of;
 	uint64_t seq = n->seq;
 
+#ifdef WORMCAST_DEBUG
+	/* The C model's credits are derived: counted here only, for the debug checks. */
+	if (n->net) {
+		n->list_base = n->list_next;
+		for (int k = 0; k < count; k++) {
+			struct inj_channel *ch = &inj_of[list[k].node][list[k].channel];
+
+			ch->credits++;
+			if (!ch->n)
+				n->list_seq[ch - n->inj] = n->list_next;
+			n->list_next++;
+		}
+		return;
+	}
+#endif
 	n->credit_base = seq;
 	for (const struct channel_event *ev = list, *end = list + count; ev < end; ev++) {
 		struct inj_channel *ch = &inj_of[ev->node][ev->channel];
@@ -365,8 +434,17 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 	/* A pointer, not an index: no sign extension a kept channel. */
 	struct inj_channel **kept = active;
 	const uint64_t flit_mask = n->flit_mask;
+	const int depth = n->depth;
 	int count;
 
+	/*
+	 * With the C model (net), the numbers of the credits of the step that follows: a
+	 * block of a number per channel (struct ni's net).
+	 */
+	if (net) {
+		n->credit_base = n->seq;
+		n->seq += (uint64_t)n->nodes * (uint64_t)n->channels;
+	}
 	while (n->n_sleep && n->sleep[n->sleep_head]->start <= now) {
 		make_ready(n, n->sleep[n->sleep_head]);
 		n->sleep_head = (n->sleep_head + 1) & n->sleep_mask;
@@ -383,8 +461,14 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 			n->broken = "an injection channel's head_due disagrees with its flits left";
 		else if (a > 0 && active[a - 1]->seq >= ch->seq)
 			n->broken = "the ready injection channels are out of order";
+		else if (net && a > 0 && n->list_seq[active[a - 1] - n->inj] >= n->list_seq[ch - n->inj])
+			n->broken = "the ready injection channels are not in the credit list's order";
+		else if (net && ch->credits != depth - network_inj_held(net, ch->node, ch->channel))
+			n->broken = "an injection channel's credits are not the depth less what its "
+				    "router's input holds";
 #endif
-		if (ch->credits > 0) {	/* (its start-up is over: it is ready) */
+		/* (Its start-up is over: it is ready.) */
+		if (net ? network_inj_held(net, ch->node, ch->channel) < depth : ch->credits > 0) {
 			struct message *m;
 			flit_t f;
 
@@ -402,7 +486,10 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 				network_inject(net, ch->node, ch->channel, f);
 			else
 				e->ops->inject(e->impl, ch->node, ch->channel, f);
-			ch->credits--;
+#ifndef WORMCAST_DEBUG
+			if (!net)
+#endif
+				ch->credits--;
 			progress++;
 			if (--ch->left == 0) {
 				m = ch->first;
@@ -554,17 +641,16 @@ bool ni_starting(const struct ni *n, uint64_t now)
 }
 
 /*
- * The NIs' state for the fast-forward (fastforward.h), at cycle now, with the injection
- * credits the network lists for the next cycle (list, count).  Only with sinks that
- * never stall (no ejection channel is ever listed).  A ready channel streams a
- * generated payload (stored words are no progression: refused): its next word and its
- * listing numbers are data, its flits left a count kept above 1 (no tail in a jump);
- * the first sleeper's start limits the jump.
+ * The NIs' state for the fast-forward (fastforward.h), at cycle now.  Only with the C
+ * model as the engine and sinks that never stall (no ejection channel is ever listed).
+ * A ready channel streams a generated payload (stored words are no progression:
+ * refused): its next word and its listing numbers are data, its flits left a count
+ * kept above 1 (no tail in a jump); the first sleeper's start limits the jump.  The
+ * credits are the routers' (struct ni's net), which the network's visit sees.
  */
-void ni_ff_visit(struct ni *n, uint64_t now, const struct channel_event *list, int count,
-		 struct ff *f)
+void ni_ff_visit(struct ni *n, uint64_t now, struct ff *f)
 {
-	if (!n->engine_credits || n->n_ej_active) {
+	if (!n->engine_credits || !n->net || n->n_ej_active) {
 		ff_refuse(f);
 		return;
 	}
@@ -586,15 +672,26 @@ void ni_ff_visit(struct ni *n, uint64_t now, const struct channel_event *list, i
 		ff_count(f, &ch->left, 1);
 		ff_control(f, &ch->node, sizeof(*ch) - offsetof(struct inj_channel, node));
 	}
-	/* Idle channels the next credits go to: their number is the credit's (ni_credits_in()). */
-	for (int k = 0; k < count && !ff_refused(f); k++) {
-		struct inj_channel *ch = &n->inj_of[list[k].node][list[k].channel];
+#ifdef WORMCAST_DEBUG
+	/* The debug builds' credit list, as the NI kept it before (ni_credits_in()). */
+	{
+		const struct channel_event *list;
+		int count = network_inj_credits(n->net, &list);
 
-		if (ch->n == 0) {
-			ff_word(f, &ch->seq, sizeof(ch->seq), ~0ull);
-			ff_control(f, &ch->credits, sizeof(ch->credits));
+		ff_word(f, &n->list_next, sizeof(n->list_next), ~0ull);
+		ff_word(f, &n->list_base, sizeof(n->list_base), ~0ull);
+		for (int a = 0; a < n->n_inj_active && !ff_refused(f); a++)
+			ff_control(f, &n->list_seq[n->inj_active[a] - n->inj], sizeof(*n->list_seq));
+		for (int k = 0; k < count && !ff_refused(f); k++) {
+			struct inj_channel *ch = &n->inj_of[list[k].node][list[k].channel];
+
+			if (ch->n == 0) {
+				ff_word(f, &n->list_seq[ch - n->inj], sizeof(*n->list_seq), ~0ull);
+				ff_control(f, &ch->credits, sizeof(ch->credits));
+			}
 		}
 	}
+#endif
 	ff_control(f, &n->n_sleep, sizeof(n->n_sleep));
 	ff_control(f, &n->sleep_head, sizeof(n->sleep_head));
 	if (n->n_sleep) {

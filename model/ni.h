@@ -61,9 +61,17 @@ void ni_arrivals_drained(struct ni *n, int count);
 
 /*
  * The router returned a credit on each injection channel (node, channel) of list, count
- * of them, for this cycle.
+ * of them, for this cycle.  Not with the C model, whose credits the NI derives (in
+ * debug builds, also with it: the list is counted and compared).
  */
 void ni_credits_in(struct ni *n, const struct channel_event *list, int count);
+
+/*
+ * The engine is the C model net, called directly (model_engine_network()): the NI
+ * derives its injection credits from the routers' injection inputs instead of a list
+ * (network_inj_held(), network_inj_credited()), and ni_drive() is given net.
+ */
+void ni_derive_credits(struct ni *n, struct network *net);
 
 /*
  * Drive cycle `now`: ejection credits and injection flits into the engine, sink
@@ -83,10 +91,9 @@ bool ni_starting(const struct ni *n, uint64_t now);	/* a send is in its start-up
 
 struct ff;
 /*
- * The NIs' state for the fast-forward (fastforward.h) at cycle now (between cycles),
- * with the network's injection credits for the next cycle (list, count).
+ * The NIs' state for the fast-forward (fastforward.h) at cycle now (between cycles);
+ * only after ni_derive_credits() (the credits are the network's state).
  */
-void ni_ff_visit(struct ni *n, uint64_t now, const struct channel_event *list, int count,
-		 struct ff *f);
+void ni_ff_visit(struct ni *n, uint64_t now, struct ff *f);
 
 #endif

@@ -2,7 +2,8 @@
 /*
  * test_model.c - the C model against docs/microarchitecture.md: the replication
  * tree, exact latencies of a pipelined broadcast and of unicasts, IR, full link
- * throughput, the checker and the watchdog.
+ * throughput, the NI's injection credits (their latency, the order they list), the
+ * checker and the watchdog.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -580,6 +581,76 @@ static void test_back_pressure(void)
 }
 
 /*
+ * Injection credits return with one cycle's latency (docs/microarchitecture.md section
+ * 9): a flit that leaves the router's injection FIFO in cycle c frees an entry the NI
+ * fills in cycle c + 1, and the NI never drives a flit into a full FIFO.  A unicast
+ * behind a stalling sink with two-flit FIFOs backs up to its source; every cycle from
+ * its head to its tail, the flit the NI drove is read from the router's injection
+ * input after the step (what it holds grew by it, less the flit that left: its credit
+ * register), and the NI drove one exactly when the FIFO was not full after the step
+ * before.  (The C model's NI derives its credits from that FIFO: a credit seen a cycle
+ * late or early fails here.)
+ */
+static void test_injection_credit_latency(void)
+{
+	for (int depth = 2; depth <= 3; depth++) {
+		struct sim_config cfg;
+		struct router_params rp;
+		struct engine e;
+		struct sim *s;
+		char err[256];
+		enum { LEN = 48, MAX = 2000 };
+		static uint8_t held[MAX], freed[MAX];
+		const struct message *m;
+		const struct router *r;
+		int id, in, bad = -1, full = 0, refilled = 0;
+		uint64_t c = 0;
+
+		sim_config_defaults(&cfg);
+		topology_parse("hypercube:3", &cfg.topo, err, sizeof(err));
+		cfg.buffer_depth = depth;
+		cfg.sink_stall = 0.8;
+		cfg.seed = 7;
+		sim_config_router_params(&cfg, &rp);
+		if (model_engine_create(&e, &rp) ||
+		    !(s = sim_create_with_engine(&cfg, &e, err, sizeof(err)))) {
+			check(false, "injection credits: set-up");
+			return;
+		}
+		id = sim_send(s, 1, &(struct send_req){ .dest = 6, .len = LEN, .channel = 1 });
+		r = network_router(model_engine_network(&e), 1);
+		in = r->n_link + 1;
+		while (c < MAX && sim_step(s, NULL) == SIM_DONE && !sim_quiescent(s)) {
+			held[c] = r->in[in].count;
+			freed[c] = r->credit_out_q >> in & 1;
+			c++;
+		}
+		m = sim_message(s, id);
+		check(m && m->tail_cycle > m->head_cycle && m->tail_cycle < c && c < MAX,
+		      "injection credits, depth %d: the message went (cycles %llu)", depth,
+		      (unsigned long long)c);
+		for (uint64_t k = m ? m->head_cycle : c; k <= (m ? m->tail_cycle : 0) && k < c; k++) {
+			int before = k ? held[k - 1] : 0;
+			int driven = held[k] - before + freed[k];
+			bool room = before < depth;
+
+			full += !room;
+			/* A cycle whose credit a late NI would not yet count. */
+			refilled += room && k && before + freed[k - 1] >= depth;
+			if (bad < 0 && (driven != room || held[k] > depth))
+				bad = (int)k;
+		}
+		check(bad < 0 && full > 0 && refilled > 0,
+		      "injection credits, depth %d: the NI drives a flit in each cycle its router's "
+		      "injection FIFO was not full after the step before, and only then (%d cycles "
+		      "full, %d refilled by the last step's credit; first wrong cycle %d)",
+		      depth, full, refilled, bad);
+		sim_destroy(s);
+		model_engine_destroy(&e);
+	}
+}
+
+/*
  * One broadcast at a time among random unicasts (a third with IR): a new broadcast
  * from a random root as soon as the last one has reached every node, the unicasts
  * never stop.  docs/microarchitecture.md section 8 argues that this cannot deadlock in
@@ -819,6 +890,90 @@ static void test_late_sends(void)
 	      (unsigned long long)x.done_cycle[0], (unsigned long long)x.done_cycle[1],
 	      (unsigned long long)x.done_cycle[2]);
 	sim_destroy(s);
+}
+
+/*
+ * The credits on injection channels put channels back on the NI's list in the order
+ * they were listed, which orders the tails they send and so the SEND_DONE events
+ * (docs/microarchitecture.md section 9): a channel whose credit came in the last step
+ * is listed at that credit, after the sends made before that step and before a send
+ * made since to a channel that got none.  Node 0's channel 1 sends a message; in the
+ * cycle its tail leaves, the driver sends on channel 2 (one flit longer), and at its
+ * SEND_DONE (the tail's credit just came back) on channel 0 (idle from the start: no
+ * credit) and then on channel 1.  The three tails leave in one cycle and are told
+ * in the order channel 2, 1, 0.
+ */
+struct credit_order {
+	struct network *net;
+	int first, ids[3], done[3], n_done, credited;
+	uint64_t done_cycle[3];
+};
+
+static void credit_order_tick(void *ctx, struct sim *s)
+{
+	struct credit_order *x = ctx;
+	const struct message *m = sim_message(s, x->first);
+
+	if (x->ids[2] < 0 && m->head_cycle && sim_now(s) == m->head_cycle + (uint64_t)m->len - 1)
+		x->ids[2] = sim_send(s, 0, &(struct send_req){ .dest = 4, .len = 6, .channel = 2 });
+}
+
+static void credit_order_event(void *ctx, struct sim *s, const struct sim_event *e)
+{
+	struct credit_order *x = ctx;
+
+	if (e->kind != EV_SEND_DONE)
+		return;
+	if (e->msg->id == x->first) {
+		const struct router *r = network_router(x->net, 0);
+
+		x->credited = r->credit_out_q >> (r->n_link + 1) & 1;
+		x->ids[0] = sim_send(s, 0, &(struct send_req){ .dest = 1, .len = 5, .channel = 0 });
+		x->ids[1] = sim_send(s, 0, &(struct send_req){ .dest = 2, .len = 5, .channel = 1 });
+	} else if (x->n_done < 3) {
+		x->done_cycle[x->n_done] = e->cycle;
+		x->done[x->n_done++] = e->msg->id;
+	}
+}
+
+static bool credit_order_finished(void *ctx, const struct sim *s)
+{
+	(void)s;
+	return ((const struct credit_order *)ctx)->ids[0] >= 0;
+}
+
+static void test_credit_orders_tails(void)
+{
+	struct sim_config cfg;
+	struct router_params rp;
+	struct engine e;
+	struct sim *s;
+	char err[256];
+	struct credit_order x = { .first = -1, .ids = { -1, -1, -1 } };
+	struct driver d = { .ctx = &x, .tick = credit_order_tick, .event = credit_order_event,
+			    .finished = credit_order_finished };
+
+	sim_config_defaults(&cfg);
+	topology_parse("hypercube:3", &cfg.topo, err, sizeof(err));
+	sim_config_router_params(&cfg, &rp);
+	if (model_engine_create(&e, &rp) ||
+	    !(s = sim_create_with_engine(&cfg, &e, err, sizeof(err)))) {
+		check(false, "credit order: set-up");
+		return;
+	}
+	x.net = model_engine_network(&e);
+	x.first = sim_send(s, 0, &(struct send_req){ .dest = 3, .len = 6, .channel = 1 });
+	check(sim_run(s, &d) == SIM_DONE, "credit order: delivered (%s)", sim_error(s));
+	check(x.credited && x.n_done == 3 && x.done_cycle[0] == x.done_cycle[2] &&
+	      x.done[0] == x.ids[2] && x.done[1] == x.ids[1] && x.done[2] == x.ids[0],
+	      "credit order: the channel whose credit came in the last step (%s) sends its "
+	      "tail after the one sent to before that step and before the one sent to since, "
+	      "in one cycle (SEND_DONE %d, %d, %d at %llu and %llu; sent %d, then %d and %d)",
+	      x.credited ? "it did" : "it did not", x.done[0], x.done[1], x.done[2],
+	      (unsigned long long)x.done_cycle[0], (unsigned long long)x.done_cycle[2],
+	      x.ids[2], x.ids[0], x.ids[1]);
+	sim_destroy(s);
+	model_engine_destroy(&e);
 }
 
 static void test_deadlock_watchdog(void)
@@ -1746,9 +1901,11 @@ int main(void)
 	test_throughput();
 	test_one_port_serialises();
 	test_back_pressure();
+	test_injection_credit_latency();
 	test_broadcast_among_unicasts();
 	test_delivered_hook();
 	test_late_sends();
+	test_credit_orders_tails();
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_send_unicast();

@@ -214,6 +214,54 @@ static void corruptions(void)
 	rig_free(&g);
 }
 
+/*
+ * Debug builds: the NI of the C model derives an injection channel's credits from what
+ * its router's injection input holds, and checks them against the credit list it
+ * counts as well (ni.c): an input that holds one flit more than the NI drove into it
+ * stops the run before the next step.
+ */
+static void injection_credits(void)
+{
+#ifdef WORMCAST_DEBUG
+	struct rig g;
+	bool with_b = false;
+	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
+	struct router *r = NULL;
+	int in = -1, cycles = 0;
+	enum sim_status st;
+
+	if (rig_init(&g, "hypercube:3", true, 0)) {
+		check(0, "hypercube:3: cannot set up");
+		return;
+	}
+	/*
+	 * An injection input with room for a flit more that holds flits of a message not
+	 * wholly driven (the last is no tail): its NI channel is sending, checked each cycle.
+	 */
+	while (in < 0 && sim_step(g.sim, &d) == SIM_DONE && cycles++ < 200)
+		for (int v = 0; v < 8 && in < 0; v++) {
+			r = (struct router *)network_router(g.net, v);
+			for (int i = r->n_link; i < r->n_in && in < 0; i++) {
+				const struct router_input *x = &r->in[i];
+
+				if (x->count && x->count < r->depth &&
+				    !flit_is_tail(r->fifo[i * r->depth +
+							  (x->rd_ptr + x->count - 1) % r->depth]))
+					in = i;
+			}
+		}
+	check(in >= 0, "an injection input whose channel is sending (node %d input %d)", r->node, in);
+	if (in >= 0) {
+		r->in[in].count++;
+		st = sim_step(g.sim, &d);
+		check(st == SIM_ENGINE_STOPPED && strstr(sim_error(g.sim), "injection channel's credits"),
+		      "debug build: an injection input holding a flit more than the NI drove stops "
+		      "the run: %s", sim_error(g.sim));
+	}
+	rig_free(&g);
+#endif
+}
+
 int main(void)
 {
 	healthy("hypercube:3", true, 0, true);
@@ -223,5 +271,6 @@ int main(void)
 	healthy("mesh:4x4", false, 0, false);
 	healthy("mesh:1x5", true, 0, true);
 	corruptions();
+	injection_credits();
 	return check_finish();
 }
