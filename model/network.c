@@ -56,7 +56,7 @@ struct network {
 	 * no clearing of flags, a router's number one ctz, and the loop's wakes go into a
 	 * register, one bts each (the set of the next cycle, stored once at the end of the
 	 * step).  Uniform 8x8 traffic: 209.51 -> 207.31 instructions a flit-hop, 1.04x CPU
-	 * (docs/performance.md, tenth session (skel)).
+	 * (docs/performance-history.md, tenth session (skel)).
 	 */
 	bool small;
 	uint64_t small_set[2];
@@ -728,7 +728,7 @@ step_routers(struct network *n, uint8_t *set, uint8_t *next, uint64_t cycle, enu
 			 * a quarter of network_step()'s samples were one store into a router's
 			 * first line).  CPU time, best of 15 or 21 side by side, both orders:
 			 * direx Q_10 1.011x to 1.042x as fast (mean 1.024x), pbcast Q_12
-			 * 1.048x to 1.116x (docs/performance.md, tenth session (engine)),
+			 * 1.048x to 1.116x (docs/performance-history.md, tenth session (engine)),
 			 * though the loop runs 11 more instructions a flit-hop on the
 			 * broadcast and 5 on the exchange (its allocation).  Two routers
 			 * ahead gained nothing more; the lines the next router sends to,

@@ -1119,7 +1119,7 @@ __attribute__((noinline)) bool router_stream_buffered(struct router *r, uint64_t
 			 * its last entry (rd_ptr + count before the pop), in this one visit:
 			 * a loop over the inputs that stored and another over those that
 			 * popped, after this one, cost 2.4 instructions a flit-hop on the
-			 * traffic (207.31 -> 204.90, CPU no worse; docs/performance.md,
+			 * traffic (207.31 -> 204.90, CPU no worse; docs/performance-history.md,
 			 * tenth session (skel), round 2).
 			 */
 			/*
