@@ -250,7 +250,8 @@ static void injection_credits(void)
 					in = i;
 			}
 		}
-	check(in >= 0, "an injection input whose channel is sending (node %d input %d)", r->node, in);
+	check(in >= 0, "an injection input whose channel is sending (node %d input %d)",
+	      r ? r->node : -1, in);
 	if (in >= 0) {
 		r->in[in].count++;
 		st = sim_step(g.sim, &d);
