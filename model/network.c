@@ -159,6 +159,28 @@ static inline int set_first(int w, uint64_t b)
 	return 8 * w + (__builtin_ctzll(b) >> 3);
 }
 
+/*
+ * Off the loop (the readout of the injection credits, the fast-forward's visit, the
+ * debug checks): the active set of slot, whichever form it has (small: one word of
+ * bits, else a flag a router read eight at a time), word by word in node order.  The
+ * loop keeps its own copies (step_routers()), compiled for each form.
+ */
+static inline int active_words(const struct network *n)
+{
+	return n->small ? 1 : n->words;
+}
+
+static inline uint64_t active_word(const struct network *n, int slot, int w)
+{
+	return n->small ? n->small_set[slot] : set_word(n->active[slot], w);
+}
+
+/* The node of the lowest router of word w, whose value is b != 0. */
+static inline int active_first(const struct network *n, int w, uint64_t b)
+{
+	return n->small ? __builtin_ctzll(b) : set_first(w, b);
+}
+
 struct network *network_create(const struct router_params *params)
 {
 	struct network *n = calloc(1, sizeof(*n));
@@ -798,13 +820,9 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 	set = n->active[cycle & 1];
 	next = n->active[(cycle + 1) & 1];
 #ifdef WORMCAST_DEBUG
-	if (n->small)
-		for (uint64_t b = n->small_set[cycle & 1]; b; b &= b - 1)
-			n->evaluated[count++] = __builtin_ctzll(b);
-	else
-		for (int w = 0; w < n->words; w++)
-			for (uint64_t b = set_word(set, w); b; b &= b - 1)
-				n->evaluated[count++] = set_first(w, b);
+	for (int w = 0; w < active_words(n); w++)
+		for (uint64_t b = active_word(n, cycle & 1, w); b; b &= b - 1)
+			n->evaluated[count++] = active_first(n, w, b);
 #endif
 	/* From here on, wires are driven and routers woken for the next cycle. */
 	n->cycle = cycle + 1;
@@ -868,11 +886,9 @@ int network_inj_credits(struct network *n, const struct channel_event **list)
 	struct channel_event *e = n->inj_credit;
 	int slot = n->cycle & 1;
 
-	for (int w = 0, words = n->small ? 1 : n->words; w < words; w++) {
-		uint64_t b = n->small ? n->small_set[slot] : set_word(n->active[slot], w);
-
-		for (; b; b &= b - 1) {
-			int v = n->small ? __builtin_ctzll(b) : set_first(w, b);
+	for (int w = 0; w < active_words(n); w++) {
+		for (uint64_t b = active_word(n, slot, w); b; b &= b - 1) {
+			int v = active_first(n, w, b);
 			const struct router *r = &n->routers[v];
 
 			for (uint32_t m = r->credit_out_q & ~r->link_mask; m; m &= m - 1)
@@ -1079,11 +1095,9 @@ void network_ff_visit(struct network *n, struct ff *f)
 	 * it), and no other changes.
 	 */
 	count = 0;
-	for (int w = 0; w < n->words && !ff_refused(f); w++) {
-		uint64_t b = n->small ? (w ? 0 : n->small_set[slot]) : set_word(n->active[slot], w);
-
-		for (; b && !ff_refused(f); b &= b - 1) {
-			int v = n->small ? __builtin_ctzll(b) : set_first(w, b);
+	for (int w = 0; w < active_words(n) && !ff_refused(f); w++) {
+		for (uint64_t b = active_word(n, slot, w); b && !ff_refused(f); b &= b - 1) {
+			int v = active_first(n, w, b);
 
 			ff_same(f, &v, sizeof(v));
 			if (ff_full(f))

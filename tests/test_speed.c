@@ -396,9 +396,10 @@ static void fast_forward_runs(void)
 					  algorithms[i] == algo_find("pbcast") ? &pb : &all);
 		/*
 		 * A broadcast of one long message streams: it must jump (the option works),
-		 * over a good part of the message (its fill and its tail are not skipped).
+		 * over more than half of the message (its fill and its tail are not skipped;
+		 * every network here skips 53 to 78 % of L).
 		 */
-		check(pb >= (uint64_t)nets[k].flits / 4, "fast-forward on %s, L = %d: pbcast skipped "
+		check(pb > (uint64_t)nets[k].flits / 2, "fast-forward on %s, L = %d: pbcast skipped "
 		      "%llu cycles, the other algorithms %llu", nets[k].net, nets[k].flits,
 		      (unsigned long long)pb, (unsigned long long)all);
 	}
