@@ -28,10 +28,10 @@ static int sim_tx_send(void *impl, int node, const struct send_req *r)
 	return sim_send(impl, node, r);
 }
 
-static int sim_tx_send_unicast(void *impl, int node, int dest, int len,
-			       const struct payload_key *key, uint64_t tag)
+static int sim_tx_send_seeded(void *impl, int node, int dest, int len, uint64_t seed,
+			      uint64_t tag)
 {
-	return sim_send_unicast(impl, node, dest, len, key, tag);
+	return sim_send_seeded(impl, node, dest, len, seed, tag);
 }
 
 static const char *sim_tx_error(void *impl)
@@ -41,7 +41,7 @@ static const char *sim_tx_error(void *impl)
 
 static void drv_start(void *ctx, struct sim *s)
 {
-	struct transport t = { .impl = s, .send = sim_tx_send, .send_unicast = sim_tx_send_unicast,
+	struct transport t = { .impl = s, .send = sim_tx_send, .send_seeded = sim_tx_send_seeded,
 			       .error = sim_tx_error };
 
 	skeleton_start(ctx, &t);

@@ -150,8 +150,7 @@ struct skeleton {
 
 struct payload_key block_payload(uint64_t key)
 {
-	/* (Bit 63: a block's seed is never a traffic message's (source, seq).) */
-	return payload_key_of(key | 1ull << 63);
+	return payload_key_of(block_seed(key));
 }
 
 uint64_t block_word(uint64_t key, int i, unsigned width)
@@ -1057,14 +1056,16 @@ static __attribute__((noinline)) void step_issue(struct skeleton *sk, const stru
 	 * schedule's block is never split (step_start()): its own key, inline, where
 	 * words_of()'s call was about 10 instructions a message more (direx).
 	 */
-	if (!t->no_words && !t->stored_words && t->send_unicast) {
+	if (!t->no_words && !t->stored_words && t->send_seeded) {
 		/*
 		 * (No request made: the unicast's fields go as arguments, where the request's
-		 * record on the stack was about 10 instructions a message.)
+		 * record on the stack was about 10 instructions a message.)  The block's seed,
+		 * whose key the simulation makes: the message keeps the seed, which the
+		 * receipt compares (step_receive()).
 		 */
-		key = block_payload(np->next_block);
 		sk->made[v]++;
-		rc = t->send_unicast(t->impl, v, np->next_dest, 1 + sk->words, &key, tag);
+		rc = t->send_seeded(t->impl, v, np->next_dest, 1 + sk->words,
+				    block_seed(np->next_block), tag);
 	} else {
 		struct send_req r = {
 			.dest = np->next_dest, .type = HDR_R, .len = 1 + sk->words, .channel = -1,
@@ -1144,17 +1145,28 @@ static __attribute__((noinline)) void step_receive(struct skeleton *sk, const st
 		return;
 	}
 	block = block_key(st.b_origin, st.b_dest, st.b_index);
-	if (!t->no_words) {
-		/*
-		 * Sent with a key: the block's own key gives the same words, word for word (a
-		 * static schedule's block is whole: its key, as step_issue() made it).
-		 */
+	/*
+	 * Sent with the block's seed (step_issue()): the key the simulation made of it is
+	 * the block's own key (message.seeded), whose words are the block's, word for word,
+	 * without that key made again here (two hashes: -30 instructions a message of the
+	 * exchange).  Else sent with a key (another transport): the block's own key gives
+	 * the same words (a static schedule's block is whole: its key), or they are
+	 * compared one by one.
+	 */
+	if (!t->no_words && !(m->seeded && m->seed == block_seed(block))) {
 		struct payload_key key = block_payload(block);
 
 		if ((m->stored || key.base != m->key.base || key.step != m->key.step) &&
 		    !block_words_ok(sk, v, m, block, 0))
 			return;
 	}
+#ifdef WORMCAST_DEBUG
+	if (m->seeded && (m->key.base != payload_key_of(m->seed).base ||
+			  m->key.step != payload_key_of(m->seed).step)) {
+		fail(sk, "node %d: message %d's key is not its seed's", v, m->id);
+		return;
+	}
+#endif
 	/*
 	 * Held by the fields the schedule gave, not by decoding the key again: the same
 	 * send's fields were range checked when its source took it from the schedule

@@ -85,6 +85,11 @@ static inline int block_index(uint64_t k) { return (int)(k & 0x1ffffff); }
  * its words are generated where the NI sends them and the checker compares them.
  */
 struct payload_key block_payload(uint64_t key);
+/*
+ * The seed of that key: block_payload(key) is payload_key_of(block_seed(key)).  (Bit
+ * 63: a block's seed is never a traffic message's (source, seq).)
+ */
+static inline uint64_t block_seed(uint64_t key) { return key | 1ull << 63; }
 /* Payload word i of a block, masked to `width` bits. */
 uint64_t block_word(uint64_t key, int i, unsigned width);
 
@@ -167,11 +172,11 @@ struct transport {
 	/* Returns the message id (dense from 0), or -1 with a reason from error(). */
 	int (*send)(void *impl, int node, const struct send_req *r);
 	/*
-	 * Optional: send() of an R message without IR, words from key, the channel the
-	 * transport's (sim_send_unicast()): a static schedule's sends, with a key.
+	 * Optional: send() of an R message without IR, words from payload_key_of(seed),
+	 * the channel the transport's (sim_send_seeded()): a static schedule's sends, with
+	 * their block's seed, which the message keeps (message.seeded) for its receipt.
 	 */
-	int (*send_unicast)(void *impl, int node, int dest, int len, const struct payload_key *key,
-			    uint64_t tag);
+	int (*send_seeded)(void *impl, int node, int dest, int len, uint64_t seed, uint64_t tag);
 	const char *(*error)(void *impl);
 	/*
 	 * The transport moves no payload (the contention-free evaluation): sends carry no

@@ -580,6 +580,7 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 	 */
 	m->send_done = false;
 	m->stored = false;
+	m->seeded = false;
 	m->head_cycle = 0;
 	m->tail_cycle = 0;
 	m->receivers = 0;
@@ -600,7 +601,15 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 		m->data = data;
 		m->stored = true;
 	} else if (r->len > 1) {
-		m->key = r->key ? *r->key : sim_pattern_key(node, m->seq);
+		if (r->key) {
+			m->key = *r->key;
+		} else if (r->seed) {
+			m->seed = *r->seed;
+			m->seeded = true;
+			m->key = payload_key_of(m->seed);
+		} else {
+			m->key = sim_pattern_key(node, m->seq);
+		}
 	} else {
 		m->key = (struct payload_key){ 0, 0 };	/* no words */
 	}
@@ -644,6 +653,17 @@ __attribute__((flatten)) int sim_send_unicast(struct sim *s, int node, int dest,
 {
 	const struct send_req r = {
 		.dest = dest, .type = HDR_R, .len = len, .key = key, .channel = -1, .tag = tag,
+	};
+
+	return sim_send(s, node, &r);
+}
+
+/* The same with the key's seed (sim.h): the key made here, the seed kept with it. */
+__attribute__((flatten)) int sim_send_seeded(struct sim *s, int node, int dest, int len,
+					     uint64_t seed, uint64_t tag)
+{
+	const struct send_req r = {
+		.dest = dest, .type = HDR_R, .len = len, .seed = &seed, .channel = -1, .tag = tag,
 	};
 
 	return sim_send(s, node, &r);

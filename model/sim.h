@@ -124,6 +124,13 @@ struct message {
 	bool ir;
 	bool send_done;			/* its SEND_DONE event has been reported */
 	bool stored;			/* its words are stored (data), else generated (key) */
+	/*
+	 * Its key was made here from `seed` (send_req.seed): key == payload_key_of(seed),
+	 * so that a receiver that knows the seed its words must come from compares the
+	 * seed, not a key it would hash again (a static schedule's receipt: -30
+	 * instructions a message of the exchange).  False: seed is not set.
+	 */
+	bool seeded;
 	int address;			/* R: destination, B: root */
 	int len;			/* flits, >= 1 */
 	int channel;			/* injection channel used */
@@ -152,6 +159,7 @@ struct message {
 	 * send.  Valid only while the NI holds it.
 	 */
 	struct message *ni_next;
+	uint64_t seed;			/* if seeded */
 };
 
 struct send_req {
@@ -162,6 +170,11 @@ struct send_req {
 	const uint64_t *data;		/* len - 1 words to store, or NULL: generated */
 	/* The key of the generated words, or NULL for sim_pattern_key(source, seq). */
 	const struct payload_key *key;
+	/*
+	 * Or, if not NULL (and key NULL): the seed of that key, payload_key_of(*seed),
+	 * made and kept with the message (message.seeded).
+	 */
+	const uint64_t *seed;
 	int channel;			/* -1: the NI chooses (section 9) */
 	uint64_t tag;			/* the driver's own, returned in events */
 };
@@ -306,6 +319,13 @@ int sim_send(struct sim *s, int node, const struct send_req *r);
  */
 int sim_send_unicast(struct sim *s, int node, int dest, int len, const struct payload_key *key,
 		     uint64_t tag);
+/*
+ * sim_send_unicast() of the key payload_key_of(seed), made here: sim_send() of { .dest =
+ * dest, .type = HDR_R, .len = len, .seed = &seed, .channel = -1, .tag = tag }.  The
+ * message keeps the seed (message.seeded), which its receiver may compare instead of
+ * a key it makes again.
+ */
+int sim_send_seeded(struct sim *s, int node, int dest, int len, uint64_t seed, uint64_t tag);
 /*
  * sim_send() of { .dest = dest, .type = HDR_R, .ir = ir, .len = len, .channel = channel }:
  * random traffic's unicast (words from sim_pattern_key(), tag 0), the same way.

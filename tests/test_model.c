@@ -1077,6 +1077,36 @@ static void test_send_unicast(void)
 	sim_destroy(b);
 }
 
+/*
+ * sim_send_seeded() is sim_send_unicast() of its seed's key: the same messages, which
+ * keep the seed they were made from, and the same run.
+ */
+static void test_send_seeded(void)
+{
+	struct sim *a = make("hypercube:3", 2, 2, true), *b = make("hypercube:3", 2, 2, true);
+	bool same = true;
+
+	for (int k = 0; k < 24; k++) {
+		int node = k % 8, dest = (node + 1 + k / 8) % 8, len = 2 + k % 3;
+		uint64_t seed = 0x8000000000001234ull + (uint64_t)k * 977;
+		struct payload_key key = payload_key_of(seed);
+		int ia = sim_send_unicast(a, node, dest, len, &key, (uint64_t)k << 8);
+		int ib = sim_send_seeded(b, node, dest, len, seed, (uint64_t)k << 8);
+		const struct message *ma = sim_message(a, ia), *mb = sim_message(b, ib);
+
+		same = same && ia == ib && ia >= 0 && same_sent(ma, mb) && !ma->seeded &&
+		       mb->seeded && mb->seed == seed;
+	}
+	check(same, "sim_send_seeded() makes the messages sim_send_unicast() makes of its "
+	      "seed's key, and keeps the seed");
+	check(sim_send_seeded(b, 3, 3, 3, 1, 0) < 0 && strstr(sim_error(b), "itself"),
+	      "sim_send_seeded() refuses what sim_send() refuses");
+	check(sim_run(a, NULL) == SIM_DONE && sim_run(b, NULL) == SIM_DONE && same_stats(a, b),
+	      "sim_send_seeded(): the same run, cycle for cycle");
+	sim_destroy(a);
+	sim_destroy(b);
+}
+
 /* sim_send_traffic(): the message sim_send() makes of random traffic's request, and its run. */
 static void test_send_traffic(void)
 {
@@ -1909,6 +1939,7 @@ int main(void)
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_send_unicast();
+	test_send_seeded();
 	test_send_traffic();
 	test_path_broadcast();
 	test_checker_oldest_identical_head();

@@ -1124,6 +1124,7 @@ struct corrupt {
 	struct sim *s;
 	struct skeleton *sk;
 	int sends, victim;
+	bool seeded;		/* a static schedule's sends by their seed (send_seeded) too */
 };
 
 static int corrupt_send(void *impl, int node, const struct send_req *r)
@@ -1148,6 +1149,20 @@ static int corrupt_send(void *impl, int node, const struct send_req *r)
 	return sim_send(c->s, node, &copy);
 }
 
+/*
+ * A static schedule's send by its block's seed: the victim's seed with its lowest bit
+ * flipped, the message then carrying another seed's words (and that seed).
+ */
+static int corrupt_send_seeded(void *impl, int node, int dest, int len, uint64_t seed,
+			       uint64_t tag)
+{
+	struct corrupt *c = impl;
+
+	if (c->sends++ == c->victim)
+		seed ^= 1;
+	return sim_send_seeded(c->s, node, dest, len, seed, tag);
+}
+
 static const char *corrupt_error(void *impl)
 {
 	return sim_error(((struct corrupt *)impl)->s);
@@ -1156,7 +1171,8 @@ static const char *corrupt_error(void *impl)
 static void corrupt_start(void *ctx, struct sim *s)
 {
 	struct corrupt *c = ctx;
-	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error };
+	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error,
+			       .send_seeded = c->seeded ? corrupt_send_seeded : NULL };
 
 	c->s = s;
 	skeleton_start(c->sk, &t);
@@ -1165,18 +1181,19 @@ static void corrupt_start(void *ctx, struct sim *s)
 static void corrupt_event(void *ctx, struct sim *s, const struct sim_event *ev)
 {
 	struct corrupt *c = ctx;
-	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error };
+	struct transport t = { .impl = c, .send = corrupt_send, .error = corrupt_error,
+			       .send_seeded = c->seeded ? corrupt_send_seeded : NULL };
 
 	(void)s;
 	skeleton_event(c->sk, &t, ev);
 }
 
-static void corrupt_run(const char *name, const char *topo, int victim)
+static void corrupt_run_as(const char *name, const char *topo, int victim, bool seeded)
 {
 	const struct algorithm *a = algo_find(name);
 	struct sim_config cfg;
 	struct algo_params p;
-	struct corrupt c = { .victim = victim };
+	struct corrupt c = { .victim = victim, .seeded = seeded };
 	struct driver drv = { .ctx = &c, .start = corrupt_start, .event = corrupt_event };
 	char err[256] = "";
 	struct sim *s;
@@ -1195,9 +1212,15 @@ static void corrupt_run(const char *name, const char *topo, int victim)
 	st = sim_run(s, &drv);
 	check(st == SIM_DONE && skeleton_check(c.sk, err, sizeof(err)) != 0 &&
 	      strstr(err, "word") != NULL,
-	      "skeleton: %s on %s with one bit of send %d flipped: caught: %s", name, topo, victim, err);
+	      "skeleton: %s on %s with one bit of send %d%s flipped: caught: %s", name, topo,
+	      victim, seeded ? "'s seed" : "", err);
 	skeleton_destroy(c.sk);
 	sim_destroy(s);
+}
+
+static void corrupt_run(const char *name, const char *topo, int victim)
+{
+	corrupt_run_as(name, topo, victim, false);
 }
 
 /*
@@ -1448,6 +1471,9 @@ static void test_skeleton(void)
 	}
 	/* Corrupted payloads: a concatenated block, a broadcast block, a partial sum. */
 	corrupt_run("direx", "hypercube:3", 5);
+	/* A static schedule's send by its seed, which its receipt compares (message.seeded). */
+	corrupt_run_as("direx", "hypercube:3", 5, true);
+	corrupt_run_as("direx", "mesh:2x4", 0, true);
 	/* Forged tags: a send index no plan made yet, another source. */
 	for (int narrow = 0; narrow < 2; narrow++) {
 		forged_tag_run("hypercube:3", 5, (uint64_t)1 << 20, narrow);
