@@ -25,7 +25,7 @@ struct inj_channel {
 	 * The FIFO, linked through message.ni_next: its head and its tail.  A ring of
 	 * pointers in an array of its own cost a second cache line per channel, touched at
 	 * every send, head and tail, and a signed division (`% cap`) at the send and at
-	 * the tail (the division's line had 21 % of sim_send_unicast()'s samples on the
+	 * the tail (the division's line had 21 % of the static send's samples on the
 	 * exchange, Q_10).  Linked: direx -0.9 instructions a flit-hop, Q_10's data reads
 	 * -11 M, D1 misses -0.6 M; no allocation, so a send cannot fail here.
 	 */

@@ -642,23 +642,12 @@ int sim_send(struct sim *s, int node, const struct send_req *r)
 
 /*
  * sim_send() inlined (flatten: with everything it calls) into a request constant but
- * for its node, destination, key and tag: the compiler drops the tests and branches of
- * the fixed fields (a second entry, not a second body).  sim_send() itself is compiled
+ * for its node, destination, seed and tag (sim.h): the compiler drops the tests and
+ * branches of the fixed fields (a second entry, not a second body).  sim_send() itself is compiled
  * as before (sharing an always_inline body instead moved the code of both, and the
  * traffic, which sends through sim_send(), ran 2 % slower by CPU for the same
  * instructions).
  */
-__attribute__((flatten)) int sim_send_unicast(struct sim *s, int node, int dest, int len,
-					      const struct payload_key *key, uint64_t tag)
-{
-	const struct send_req r = {
-		.dest = dest, .type = HDR_R, .len = len, .key = key, .channel = -1, .tag = tag,
-	};
-
-	return sim_send(s, node, &r);
-}
-
-/* The same with the key's seed (sim.h): the key made here, the seed kept with it. */
 __attribute__((flatten)) int sim_send_seeded(struct sim *s, int node, int dest, int len,
 					     uint64_t seed, uint64_t tag)
 {

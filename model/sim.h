@@ -311,19 +311,12 @@ uint64_t sim_now(const struct sim *s);
 /* Send from node.  Returns the message id, or -1 with a reason in sim_error(). */
 int sim_send(struct sim *s, int node, const struct send_req *r);
 /*
- * sim_send() of { .dest = dest, .type = HDR_R, .len = len, .key = key, .channel = -1,
- * .tag = tag }: an R message without IR, its words generated from key (not NULL), on
- * the channel the NI chooses; the same checks and the same message.  For a static
- * schedule's sends, all of that shape: no request is built and read again, and the
- * fixed fields cost no tests.
- */
-int sim_send_unicast(struct sim *s, int node, int dest, int len, const struct payload_key *key,
-		     uint64_t tag);
-/*
- * sim_send_unicast() of the key payload_key_of(seed), made here: sim_send() of { .dest =
- * dest, .type = HDR_R, .len = len, .seed = &seed, .channel = -1, .tag = tag }.  The
- * message keeps the seed (message.seeded), which its receiver may compare instead of
- * a key it makes again.
+ * sim_send() of { .dest = dest, .type = HDR_R, .len = len, .seed = &seed, .channel = -1,
+ * .tag = tag }: an R message without IR, its words generated from the key
+ * payload_key_of(seed), on the channel the NI chooses; the same checks and the same
+ * message.  For a static schedule's sends, all of that shape: no request is built and
+ * read again, and the fixed fields cost no tests.  The message keeps the seed
+ * (message.seeded), which its receiver may compare instead of a key it makes again.
  */
 int sim_send_seeded(struct sim *s, int node, int dest, int len, uint64_t seed, uint64_t tag);
 /*

@@ -1043,43 +1043,9 @@ static bool same_stats(const struct sim *a, const struct sim *b)
 }
 
 /*
- * sim_send_unicast() is sim_send() of its request: the same messages (every field the
- * NI, the checker and a driver read), the same refusals and the same run.
- */
-static void test_send_unicast(void)
-{
-	struct sim *a = make("hypercube:3", 2, 2, true), *b = make("hypercube:3", 2, 2, true);
-	bool same = true;
-
-	for (int k = 0; k < 24; k++) {
-		int node = k % 8, dest = (node + 1 + k / 8) % 8;
-		struct payload_key key = { .base = 0x1234u + (uint64_t)k, .step = 2 * (uint64_t)k + 1 };
-		struct send_req r = { .dest = dest, .type = HDR_R, .len = 2 + k % 3, .key = &key,
-				      .channel = -1, .tag = (uint64_t)k << 8 };
-		int ia = sim_send(a, node, &r);
-		int ib = sim_send_unicast(b, node, dest, r.len, &key, r.tag);
-
-		same = same && ia == ib && ia >= 0 &&
-		       same_sent(sim_message(a, ia), sim_message(b, ib));
-	}
-	check(same, "sim_send_unicast() makes the messages sim_send() makes of its request");
-	check(sim_send_unicast(b, 3, 3, 3, &(struct payload_key){ 1, 1 }, 0) < 0 &&
-	      strstr(sim_error(b), "itself") &&
-	      sim_send_unicast(b, 3, 8, 3, &(struct payload_key){ 1, 1 }, 0) < 0 &&
-	      strstr(sim_error(b), "no such node") &&
-	      sim_send_unicast(b, 3, 2, 0, &(struct payload_key){ 1, 1 }, 0) < 0 &&
-	      strstr(sim_error(b), "length 0 < 1"),
-	      "sim_send_unicast() refuses what sim_send() refuses");
-	check(sim_run(a, NULL) == SIM_DONE && sim_run(b, NULL) == SIM_DONE,
-	      "both runs deliver everything");
-	check(same_stats(a, b), "and the same run, cycle for cycle");
-	sim_destroy(a);
-	sim_destroy(b);
-}
-
-/*
- * sim_send_seeded() is sim_send_unicast() of its seed's key: the same messages, which
- * keep the seed they were made from, and the same run.
+ * sim_send_seeded() is sim_send() of its request with the key of its seed
+ * (payload_key_of(seed)): the same messages (every field the NI, the checker and a driver
+ * read), which keep the seed they were made from, the same refusals and the same run.
  */
 static void test_send_seeded(void)
 {
@@ -1087,22 +1053,27 @@ static void test_send_seeded(void)
 	bool same = true;
 
 	for (int k = 0; k < 24; k++) {
-		int node = k % 8, dest = (node + 1 + k / 8) % 8, len = 2 + k % 3;
+		int node = k % 8, dest = (node + 1 + k / 8) % 8;
 		uint64_t seed = 0x8000000000001234ull + (uint64_t)k * 977;
 		struct payload_key key = payload_key_of(seed);
-		int ia = sim_send_unicast(a, node, dest, len, &key, (uint64_t)k << 8);
-		int ib = sim_send_seeded(b, node, dest, len, seed, (uint64_t)k << 8);
+		struct send_req r = { .dest = dest, .type = HDR_R, .len = 2 + k % 3, .key = &key,
+				      .channel = -1, .tag = (uint64_t)k << 8 };
+		int ia = sim_send(a, node, &r);
+		int ib = sim_send_seeded(b, node, dest, r.len, seed, r.tag);
 		const struct message *ma = sim_message(a, ia), *mb = sim_message(b, ib);
 
 		same = same && ia == ib && ia >= 0 && same_sent(ma, mb) && !ma->seeded &&
 		       mb->seeded && mb->seed == seed;
 	}
-	check(same, "sim_send_seeded() makes the messages sim_send_unicast() makes of its "
-	      "seed's key, and keeps the seed");
-	check(sim_send_seeded(b, 3, 3, 3, 1, 0) < 0 && strstr(sim_error(b), "itself"),
+	check(same, "sim_send_seeded() makes the messages sim_send() makes of its request with "
+	      "its seed's key, and keeps the seed");
+	check(sim_send_seeded(b, 3, 3, 3, 1, 0) < 0 && strstr(sim_error(b), "itself") &&
+	      sim_send_seeded(b, 3, 8, 3, 1, 0) < 0 && strstr(sim_error(b), "no such node") &&
+	      sim_send_seeded(b, 3, 2, 0, 1, 0) < 0 && strstr(sim_error(b), "length 0 < 1"),
 	      "sim_send_seeded() refuses what sim_send() refuses");
-	check(sim_run(a, NULL) == SIM_DONE && sim_run(b, NULL) == SIM_DONE && same_stats(a, b),
-	      "sim_send_seeded(): the same run, cycle for cycle");
+	check(sim_run(a, NULL) == SIM_DONE && sim_run(b, NULL) == SIM_DONE,
+	      "both runs deliver everything");
+	check(same_stats(a, b), "and the same run, cycle for cycle");
 	sim_destroy(a);
 	sim_destroy(b);
 }
@@ -1938,7 +1909,6 @@ int main(void)
 	test_credit_orders_tails();
 	test_deadlock_watchdog();
 	test_bad_sends();
-	test_send_unicast();
 	test_send_seeded();
 	test_send_traffic();
 	test_path_broadcast();
