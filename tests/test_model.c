@@ -1078,6 +1078,40 @@ static void test_send_seeded(void)
 	sim_destroy(b);
 }
 
+/* A head within the payload width: its sequence number wrapped to seq_bits(W). */
+static bool head_wrapped(const struct sim *s, const struct message *m)
+{
+	unsigned width = (unsigned)sim_config(s)->payload_width;
+	uint64_t p = flit_payload(m->head);
+
+	return p <= payload_mask(width) && flit_kind(m->head) == FLIT_HEAD &&
+	       header_unpack(p, width).seq == (m->seq & payload_mask(seq_bits(width))) &&
+	       header_unpack(p, width).source == (unsigned)m->source;
+}
+
+/*
+ * Every entry of the send makes heads of the payload width, past the first wrap of a
+ * source's sequence numbers (64 of them at W = 32): the flattened entries cut the head
+ * by the run's mask, not the width's.
+ */
+static void test_head_wraps(void)
+{
+	struct sim *s = make("hypercube:3", 2, 2, true);
+	unsigned wrap = 1u << seq_bits((unsigned)sim_config(s)->payload_width);
+	bool ok = true;
+
+	for (unsigned k = 0; k < 2 * wrap + 6; k++) {
+		struct send_req r = { .dest = 1 + (int)k % 7, .type = HDR_R, .len = 3, .channel = -1 };
+		int id = k % 3 == 0 ? sim_send(s, 0, &r)
+			 : k % 3 == 1 ? sim_send_seeded(s, 0, r.dest, r.len, 7 + k, 0)
+				      : sim_send_traffic(s, 0, r.dest, r.len, false, -1);
+
+		ok = ok && id >= 0 && head_wrapped(s, sim_message(s, id));
+	}
+	check(ok, "every send's head is within the payload width, its sequence number wrapped");
+	sim_destroy(s);
+}
+
 /* sim_send_traffic(): the message sim_send() makes of random traffic's request, and its run. */
 static void test_send_traffic(void)
 {
@@ -1910,6 +1944,7 @@ int main(void)
 	test_deadlock_watchdog();
 	test_bad_sends();
 	test_send_seeded();
+	test_head_wraps();
 	test_send_traffic();
 	test_path_broadcast();
 	test_checker_oldest_identical_head();
