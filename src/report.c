@@ -102,6 +102,12 @@ static void j_verdict(struct json *j, const struct report_context *c, const stru
 	j_bool(j, "ok", r->ok);
 	j_bool(j, "interrupted", r->interrupted);
 	j_str(j, "engine", c->engine);
+	/*
+	 * --pair-walk (a speed option, off by default): which core stepped the network,
+	 * never a silent choice.  Only when asked, so that every other report is as before.
+	 */
+	if (c->cfg->pair_walk)
+		j_str(j, "network_core", r->stats.network_core ? r->stats.network_core : "none");
 	if (!j->failed && engine_report_json(&r->engine, j->o))
 		j->failed = true;
 	if (r->engine.window_written)
