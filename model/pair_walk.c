@@ -18,11 +18,15 @@
  * credit it frees is on the wires of the next cycle).  So the order of the pairs does
  * not matter, and a pair is removed by moving the last one into its place.
  *
- * Why it is cheaper: the routers' loop (network.c) visits every busy router every
- * cycle, reads its masks, evaluates its ports and drives its wires and credits; here
- * a flit-hop is a pop, a ready test on a count and a push.  The thirteenth session's
- * prototype measured 70 to 82 instructions a flit-hop in the step against
- * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").
+ * Why it should be cheaper: the routers' loop (network.c) visits every busy router
+ * every cycle, reads its masks, evaluates its ports and drives its wires and credits;
+ * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
+ * session's prototype measured 70 to 82 instructions a flit-hop in the step against
+ * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  This
+ * first stage is not yet: 137 to 155 in the step against the routers' 94 to 148 (its
+ * parameters are variables, its routes calls, and it keeps the NI's registers in the
+ * routers: docs/performance.md, "Fourteenth session (pair)"), so it is an option, off
+ * by default.
  */
 #include "pair_walk.h"
 
@@ -34,7 +38,12 @@
 struct pw_input {
 	uint32_t wr, rd;	/* flits pushed, popped: occupancy wr - rd */
 	uint32_t route;		/* route_q: the outputs its message owns, 0 if none */
-	uint32_t pair;		/* debug checks: 1 while a pair pops this input */
+	/*
+	 * The route of the head waiting at the front, once computed (0: not yet): a head
+	 * that waits is not routed again each cycle, as the router keeps in[i].req (direx
+	 * Q_10's heads wait often: route_of() is about 66 instructions a call).
+	 */
+	uint32_t req;
 	uint64_t push_cyc;	/* the cycle of the last push into a link input */
 	uint64_t pop_cyc;	/* the cycle of the last pop */
 };
@@ -270,7 +279,7 @@ static void grant(struct pair_walk *w, int node, int32_t xi, uint32_t req)
 			g->y[g->ny++] = w->down[node * w->ports + __builtin_ctz(m)];
 	}
 	w->in[xi].route = req;
-	w->in[xi].pair = 1;
+	w->in[xi].req = 0;
 }
 
 /*
@@ -298,11 +307,12 @@ static bool allocate(struct pair_walk *w, uint64_t now)
 				for (uint32_t m = order[half]; m; m &= m - 1) {
 					int i = __builtin_ctz(m);
 					int32_t xi = (node << w->shift) | i;
-					const struct pw_input *x = &w->in[xi];
+					struct pw_input *x = &w->in[xi];
 					flit_t f = ring(w, xi)[x->rd & w->ring_mask];
-					uint32_t req = route_of(w->params, node, f, i);
+					uint32_t req = x->req ? x->req : route_of(w->params, node, f, i);
 
 					if (req & tk) {
+						x->req = req;
 						wait |= 1u << i;
 						continue;
 					}
@@ -364,7 +374,6 @@ static inline bool pop(struct pair_walk *w, struct pw_input *x, int32_t xi, int 
 		return false;
 	w->taken[node] &= ~obit;
 	x->route = 0;
-	x->pair = 0;
 	/* The next message's head is at the front: allocated in the next cycle. */
 	if (x->wr != rd + 1)
 		pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], xi);
@@ -401,7 +410,9 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
  * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
  * cost 65 instructions a move with them read through w).
  */
-static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
+static inline __attribute__((always_inline)) uint64_t
+walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift, const int rs,
+	      const uint32_t depth)
 {
 	struct pw_input *const restrict in = w->in;
 	flit_t *const restrict buf = w->buf;
@@ -411,8 +422,7 @@ static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
 	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
 	flit_t *const restrict ejf = w->ejf;
-	const int shift = w->shift, rs = w->ring_shift;
-	const uint32_t rm = w->ring_mask, depth = (uint32_t)w->depth;
+	const uint32_t rm = (1u << rs) - 1;
 	const uint32_t imask = (1u << shift) - 1, ports = (uint32_t)w->ports;
 	int np = w->npairs;
 	uint64_t moves = 0;
@@ -460,7 +470,6 @@ static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 			/* 9. The tail frees the output; the next message's head is allocated next. */
 			taken[xi >> shift] &= ~k->obit;
 			x->route = 0;
-			x->pair = 0;
 			if (x->wr != rd + 1) {
 				pn[xi >> shift] |= 1u << (xi & imask);
 				hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
@@ -472,6 +481,26 @@ static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 	}
 	w->npairs = np;
 	return moves;
+}
+
+/*
+ * The walk compiled for the common networks' constants (the default depth 4, a ring
+ * of 4; 8 or 16 or 32 inputs a router: Q_3..Q_4 and meshes, Q_5..Q_8, Q_9..Q_12), as
+ * the prototype was: with them in registers or immediates, the generic walk's locals
+ * spilled (cg6 direx: 6 instructions a visit to reload the pairs' base and the
+ * input mask).
+ */
+static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
+{
+	if (w->depth == 4 && w->ring_shift == 2) {
+		if (w->shift == 3)
+			return walk_pairs_as(w, now, 3, 2, 4);
+		if (w->shift == 4)
+			return walk_pairs_as(w, now, 4, 2, 4);
+		if (w->shift == 5)
+			return walk_pairs_as(w, now, 5, 2, 4);
+	}
+	return walk_pairs_as(w, now, w->shift, w->ring_shift, (uint32_t)w->depth);
 }
 
 /* 2. The walk of the pairs with several outputs (lockstep replication). */
@@ -768,11 +797,14 @@ bool router_state_same_flits(const struct router_state *a, const struct router_s
 
 int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 {
-	uint32_t *owned = calloc((size_t)w->nodes, sizeof(*owned));
 	size_t inputs = (size_t)w->nodes << w->shift;
+	uint32_t *owned = calloc((size_t)w->nodes, sizeof(*owned));
+	uint8_t *paired = calloc(inputs, 1);
 	int rc = -1;
 
-	if (!owned) {
+	if (!owned || !paired) {
+		free(owned);
+		free(paired);
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
@@ -783,13 +815,14 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		uint32_t obit = fan ? w->fans[c - w->npairs].obit : w->pairs[c].obit;
 
 		if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
-		    !w->in[xi].pair || (owned[node] & obit)) {
+		    paired[xi] || (owned[node] & obit)) {
 			snprintf(why, len, "pair_walk: pair %d (node %d input %d): route %#x, "
 				 "outputs %#x, owned already %#x", c, node, xi & ((1 << w->shift) - 1),
 				 w->in[xi].route, obit, owned[node] & obit);
 			goto out;
 		}
 		owned[node] |= obit;
+		paired[xi] = 1;
 	}
 	for (int v = 0; v < w->nodes; v++)
 		if (owned[v] != w->taken[v]) {
@@ -800,7 +833,7 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 	for (size_t k = 0; k < inputs; k++) {
 		const struct pw_input *x = &w->in[k];
 
-		if (x->wr - x->rd > (uint32_t)w->depth || (!x->pair && x->route)) {
+		if (x->wr - x->rd > (uint32_t)w->depth || (!paired[k] && x->route)) {
 			snprintf(why, len, "pair_walk: node %d input %d holds %u flits (depth %d), "
 				 "route %#x without a pair", (int)(k >> w->shift),
 				 (int)(k & ((1u << w->shift) - 1)), x->wr - x->rd, w->depth, x->route);
@@ -810,6 +843,7 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 	rc = 0;
 out:
 	free(owned);
+	free(paired);
 	return rc;
 }
 
