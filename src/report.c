@@ -267,6 +267,17 @@ static const char *yes(bool b)
 
 #define NOT_MEASURED "not measured (the RTL alone does not show its arbiters)"
 
+/*
+ * --pair-walk (a speed option, off by default): which core stepped the network, as the
+ * JSON's network_core says; nothing without the option.
+ */
+static void core_text(const struct report_context *c, const struct run_result *r, FILE *out)
+{
+	if (c->cfg->pair_walk)
+		fprintf(out, "  %-22s %s\n", "network core",
+			r->stats.network_core ? r->stats.network_core : "none");
+}
+
 /* "N" (with_label: "N link conflict cycles"), or that the engine does not measure it. */
 static void conflicts_text(const struct run_result *r, bool with_label, char *buf, size_t len)
 {
@@ -339,6 +350,7 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 		(unsigned long long)r->stats.messages, (unsigned long long)r->stats.deliveries,
 		(unsigned long long)r->stats.link_moves);
 	engine_report_print(&r->engine, out);
+	core_text(c, r, out);
 	interrupted_text(r, out);
 }
 
@@ -435,6 +447,7 @@ void report_traffic_text(const struct report_context *c, const struct traffic_wo
 		secs > 0 ? r->stats.cycles_run / secs : 0, secs > 0 ? r->stats.link_moves / secs : 0,
 		conf, yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
+	core_text(c, r, out);
 	interrupted_text(r, out);
 }
 
@@ -466,6 +479,7 @@ void report_trace_text(const struct report_context *c, const struct trace_work *
 		(unsigned long long)r->stats.link_moves, conf);
 	fprintf(out, "  %-22s %s\n", "delivered ok", yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
+	core_text(c, r, out);
 	interrupted_text(r, out);
 }
 
