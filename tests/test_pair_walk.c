@@ -369,11 +369,14 @@ int main(void)
 	one_traffic("mesh:4x4", 20, 300, false, 3);
 	one_traffic("mesh:3x5", 30, 200, true, 4);
 	one_traffic("hypercube:4", 30, 200, true, 2);
+	/* Deeper than the ring in the input's record (PW_RING_IN): the rings apart. */
+	one_traffic("mesh:4x4", 20, 300, true, 8);
 	lockstep("hypercube:4", 0, 0, false, 4);
 	lockstep("hypercube:4", 0, 400, false, 2);
 	lockstep("hypercube:5", 20, 300, true, 3);
 	lockstep("mesh:4x4", 20, 300, false, 4);
 	lockstep("mesh:3x5", 30, 200, true, 2);
 	lockstep("mesh:1x6", 30, 200, true, 4);
+	lockstep("hypercube:4", 20, 300, true, 6);
 	return check_finish();
 }
