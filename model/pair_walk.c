@@ -292,10 +292,11 @@ void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot)
 }
 
 /* A granted head at input xi of node (its route req) becomes a pair. */
-static void grant(struct pair_walk *w, int node, int32_t xi, uint32_t req)
+static inline __attribute__((always_inline)) void
+grant(struct pair_walk *w, int node, int32_t xi, uint32_t req, const int shift)
 {
 	uint32_t links = req & w->link_mask;
-	bool inj = (xi & ((1 << w->shift) - 1)) >= w->ports;
+	bool inj = (xi & ((1 << shift) - 1)) >= w->ports;
 	struct pw_pair *k = inj ? &w->ipairs[w->nipairs++] : &w->pairs[w->npairs++];
 
 	if (!(req & ~w->link_mask) && links && !(links & (links - 1))) {
@@ -342,7 +343,8 @@ head_route(const struct pair_walk *w, const struct router *r, flit_t f, int i)
  * 1. Allocation in cycle now: each router with heads at its inputs' fronts, in the
  * order rr, rr + 1, ... mod NIn (section 7, step 4).  True if a head waited.
  */
-static bool allocate(struct pair_walk *w, uint64_t now)
+static inline __attribute__((always_inline)) bool
+allocate_as(struct pair_walk *w, uint64_t now, const int shift)
 {
 	int rr = (int)(now % (uint64_t)w->n_in);
 	uint32_t *pc = w->pend[now & 1], *pn = w->pend[(now + 1) & 1];
@@ -363,7 +365,7 @@ static bool allocate(struct pair_walk *w, uint64_t now)
 			for (int half = 0; half < 2; half++)
 				for (uint32_t m = order[half]; m; m &= m - 1) {
 					int i = __builtin_ctz(m);
-					int32_t xi = (node << w->shift) | i;
+					int32_t xi = (node << shift) | i;
 					struct pw_input *x = &w->in[xi];
 					flit_t f = ring(w, xi)[x->rd & w->ring_mask];
 					uint32_t req = x->req ? x->req : head_route(w, r, f, i);
@@ -384,7 +386,7 @@ static bool allocate(struct pair_walk *w, uint64_t now)
 					}
 					tk |= req & w->link_mask;
 					w->head[xi] = f;
-					grant(w, node, xi, req);
+					grant(w, node, xi, req, shift);
 				}
 			w->taken[node] = tk;
 			if (wait | again) {
@@ -395,6 +397,18 @@ static bool allocate(struct pair_walk *w, uint64_t now)
 		}
 	}
 	return conflict;
+}
+
+/* allocate_as() compiled for 8, 16 and 32 inputs a router, as the walk (walk_pairs()). */
+static __attribute__((noinline)) bool allocate(struct pair_walk *w, uint64_t now)
+{
+	if (w->shift == 3)
+		return allocate_as(w, now, 3);
+	if (w->shift == 4)
+		return allocate_as(w, now, 4);
+	if (w->shift == 5)
+		return allocate_as(w, now, 5);
+	return allocate_as(w, now, w->shift);
 }
 
 /* Input xi ejects f in this step (its channel is its index). */
