@@ -62,8 +62,14 @@ struct pw_input {
 };
 _Static_assert(sizeof(struct pw_input) == 64, "an input is one cache line");
 
-/* A granted head with one output: a link (y >= 0, the input downstream) or its ejection. */
+/*
+ * A granted head with one output: a link (y >= 0, the input downstream) or its ejection.
+ * The inputs' addresses too (px, py), as the prototype's pairs: the walk then computes
+ * none (the step alone on direx Q_8 128.7 -> 124.8 a flit-hop, uniform 8x8 129.7 ->
+ * 125.7); the indices for the heads pending, the ejections and the sanity.
+ */
 struct pw_pair {
+	struct pw_input *px, *py;	/* in[x], in[y] (NULL for the ejection) */
 	int32_t x, y;
 	int32_t node;
 	uint32_t obit;		/* its link output's bit in taken[node], 0 for the ejection */
@@ -182,7 +188,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	 * Each input on a line of its own (PW_RING_IN): calloc()'s zero pages, not
 	 * aligned_alloc() and a memset of every page (pbcast Q_10: 2 million instructions).
 	 */
-	w->in_mem = calloc(inputs + 1, sizeof(*w->in));
+	w->in_mem = calloc(inputs + 2, sizeof(*w->in));	/* + a spare: pair_walk_corrupt() */
 	w->in = (struct pw_input *)(((uintptr_t)w->in_mem + 63) & ~(uintptr_t)63);
 	if (w->ring_shift > PW_RING_IN_SHIFT)
 		w->buf = calloc(inputs << w->ring_shift, sizeof(*w->buf));
@@ -301,10 +307,13 @@ grant(struct pair_walk *w, int node, int32_t xi, uint32_t req, const int shift)
 	struct pw_pair *k = inj ? &w->ipairs[w->nipairs++] : &w->pairs[w->npairs++];
 
 	if (!(req & ~w->link_mask) && links && !(links & (links - 1))) {
-		*k = (struct pw_pair){ .x = xi, .y = w->down[node * w->ports + __builtin_ctz(links)],
+		int32_t yi = w->down[node * w->ports + __builtin_ctz(links)];
+
+		*k = (struct pw_pair){ .px = &w->in[xi], .py = &w->in[yi], .x = xi, .y = yi,
 				       .node = node, .obit = links };
 	} else if (!links) {
-		*k = (struct pw_pair){ .x = xi, .y = -1, .node = node, .obit = 0 };
+		*k = (struct pw_pair){ .px = &w->in[xi], .py = NULL, .x = xi, .y = -1, .node = node,
+				       .obit = 0 };
 	} else {
 		inj ? w->nipairs-- : w->npairs--;	/* not a one-output pair */
 		struct pw_fan *g = &w->fans[w->nfans++];
@@ -501,7 +510,6 @@ static inline __attribute__((always_inline)) uint64_t
 walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift,
 	      const int rs, const uint32_t depth)
 {
-	struct pw_input *const restrict in = w->in;
 	flit_t *const restrict buf = w->buf;
 	struct pw_pair *const restrict pairs = inj ? w->ipairs : w->pairs;
 	uint32_t *const restrict taken = w->taken;
@@ -521,7 +529,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 	for (int c = 0; c < np;) {
 		struct pw_pair *const k = &pairs[c];
 		const int32_t xi = k->x, yi = k->y;
-		struct pw_input *const x = &in[xi];
+		struct pw_input *const x = k->px;
 		const uint32_t rd = x->rd;
 		flit_t f;
 
@@ -529,8 +537,8 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 			c++;
 			continue;
 		}
-		if (yi >= 0) {
-			struct pw_input *const y = &in[yi];
+		if (k->py) {
+			struct pw_input *const y = k->py;
 			const uint32_t wr = y->wr;
 
 			if (wr - y->rd + (uint32_t)(y->pop_cyc == now) >= depth) {
@@ -960,6 +968,16 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 			snprintf(why, len, "pair_walk: pair %d of input %d in the other list", c, xi);
 			goto out;
 		}
+		/* A one-output pair's addresses are its inputs'. */
+		if (c < w->npairs + w->nipairs) {
+			const struct pw_pair *k = c < w->npairs ? &w->pairs[c] : &w->ipairs[c - w->npairs];
+
+			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
+				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
+					 "another input", c, k->x);
+				goto out;
+			}
+		}
 		if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
 		    paired[xi] || (owned[node] & obit)) {
 			snprintf(why, len, "pair_walk: pair %d (node %d input %d): route %#x, "
@@ -995,8 +1013,12 @@ out:
 
 void pair_walk_corrupt(struct pair_walk *w, int what)
 {
+	struct pw_pair *k = w->npairs ? &w->pairs[0] : w->nipairs ? &w->ipairs[0] : NULL;
+
 	if (what == 0)
 		w->in[0].wr += (uint32_t)w->depth + 1;
-	else
+	else if (what == 1)
 		w->taken[0] ^= 1;
+	else if (k)	/* the spare input past the last: always empty, so the walk skips it */
+		k->px = &w->in[(size_t)w->nodes << w->shift];
 }

@@ -89,7 +89,10 @@ bool router_state_same_flits(const struct router_state *a, const struct router_s
  */
 int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len);
 
-/* For test_sanity: break an invariant (what: 0 a ring's counts, 1 an output's owner). */
+/*
+ * For test_sanity: break an invariant (what: 0 a ring's counts, 1 an output's owner, 2 a
+ * pair's address of its input).
+ */
 void pair_walk_corrupt(struct pair_walk *w, int what);
 
 #endif

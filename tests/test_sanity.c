@@ -268,11 +268,12 @@ static void injection_credits(void)
  * The pair walk (--pair-walk, model/pair_walk.h): its invariants hold in every cycle of
  * a busy run (R, R+IR and a B), and a debug build stops the run at the step after its
  * state is corrupted (a ring holding more than depth flits; a link output owned by
- * no pair).
+ * no pair; a pair's address of another input than its own).
  */
 static void pair_walk_checks(int what)
 {
-	static const char *const names[] = { "a ring over its depth", "an output owned by no pair" };
+	static const char *const names[] = { "a ring over its depth", "an output owned by no pair",
+					     "a pair's address of another input" };
 	struct rig g;
 	bool with_b = true;
 	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
@@ -328,5 +329,6 @@ int main(void)
 	injection_credits();
 	pair_walk_checks(0);
 	pair_walk_checks(1);
+	pair_walk_checks(2);
 	return check_finish();
 }
