@@ -23,11 +23,10 @@
  * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
  * session's prototype measured 70 to 82 instructions a flit-hop in the step against
  * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  This
- * first stage is not there yet: 129 to 133 in the step against the routers' 94 to 148
+ * first stage is not there yet: 125 to 132 in the step against the routers' 94 to 148
  * (below them on uniform traffic, above on the exchange and the broadcast: it keeps
- * the NI's registers in the routers, its pairs are indices, pbcast has no
- * fast-forward: docs/performance.md, "Fourteenth session (pair)" and its round 2), so
- * it is an option, off by default.
+ * the NI's registers in the routers, pbcast has no fast-forward: docs/performance.md,
+ * "Fourteenth session (pair)" and its round 2), so it is an option, off by default.
  */
 #include "pair_walk.h"
 
