@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fastforward.h"
+#include "pair_walk.h"
 #include "router_sanity.h"
 
 struct network {
@@ -94,6 +95,12 @@ struct network {
 	uint64_t conflict_cycles;
 	int last_moves;
 	char sanity_error[320];	/* debug builds: the first broken invariant, or "" */
+	/*
+	 * The pair walk (network_use_pair_walk()), or NULL: the routers step.  The
+	 * functions the sim calls once a cycle test it (network_step(), the lists and
+	 * counters); those the NI calls for each channel do not (step_pair_walk()).
+	 */
+	struct pair_walk *pw;
 };
 
 /* Put router v into the active set `set` (of the cycle whose wires are being driven). */
@@ -278,6 +285,7 @@ void network_destroy(struct network *n)
 #ifdef WORMCAST_DEBUG
 	free(n->inj_ref);
 #endif
+	pair_walk_destroy(n->pw);
 	free(n);
 }
 
@@ -297,6 +305,7 @@ void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
 
+
 	router_drive_flit(r, n->cycle, n->links + channel, flit);
 	wake_now(n, node);
 }
@@ -306,6 +315,23 @@ void network_return_ejection_credits(struct network *n)
 	const struct router *r = &n->routers[0];
 
 	n->sink_credits = (uint32_t)((1ull << r->n_out) - 1) & ~((1u << r->n_link) - 1);
+}
+
+bool network_use_pair_walk(struct network *n)
+{
+	if (!n->pw && n->sink_credits && n->cycle == 0 && pair_walk_covers(&n->params))
+		n->pw = pair_walk_create(&n->params, n->routers);
+	return n->pw != NULL;
+}
+
+const char *network_core(const struct network *n)
+{
+	return n->pw ? "pair-walk" : "routers";
+}
+
+struct pair_walk *network_pair_walk(struct network *n)
+{
+	return n->pw;
 }
 
 void network_return_credit(struct network *n, int node, int channel)
@@ -794,6 +820,53 @@ static int inj_credits_sanity(struct network *n, char *why, size_t len)
 #endif
 
 /*
+ * The pair walk's cycle (network_use_pair_walk()): the NI drove its flits into the
+ * routers' injection wires as ever (network_inject(), which then tests nothing), so
+ * they are taken from there into the pair walk's rings, from the routers the NI woke;
+ * the pair walk keeps the two registers the NI reads of the injection inputs, their
+ * count and credit bit, in the routers (pair_walk.h).  A test of the core in
+ * network_inject(), network_inj_held() and network_inj_credited() instead cost cg6
+ * direx 3.3 and uniform 3.3 instructions a flit-hop with the option off (144.09 and
+ * 188.88 against 140.79 and 186.02).
+ */
+static void pair_walk_injections(struct network *n)
+{
+	int slot = n->cycle & 1;
+
+	for (int w = 0; w < active_words(n); w++) {
+		uint64_t b = active_word(n, slot, w);
+
+		if (!b)
+			continue;
+		for (; b; b &= b - 1)
+			pair_walk_take_injections(n->pw, &n->routers[active_first(n, w, b)], slot);
+		if (!n->small)
+			memset(n->active[slot] + 8 * w, 0, 8);
+	}
+	n->small_set[slot] = 0;
+}
+
+/*
+ * The pair walk's step, out of line: flatten (network_step()) would inline it, and the
+ * routers' loop then lost registers (cg6 direx 140.79 -> 145.26 with the option off).
+ */
+static __attribute__((noinline)) void step_pair_walk(struct network *n, uint64_t cycle)
+{
+	pair_walk_injections(n);
+	pair_walk_step(n->pw, cycle);
+	n->cycle = cycle + 1;
+#ifdef WORMCAST_DEBUG
+	if (!n->sanity_error[0]) {
+		char why[256];
+
+		if (pair_walk_sanity(n->pw, why, sizeof(why)))
+			snprintf(n->sanity_error, sizeof(n->sanity_error), "cycle %llu: %s",
+				 (unsigned long long)cycle, why);
+	}
+#endif
+}
+
+/*
  * One clock cycle.  Every busy router computes its next state from its registers
  * and the wires of this cycle (router_eval), takes it (router_commit), and drives
  * its new registers onto the wires of the next cycle.  This is the two-phase
@@ -806,7 +879,7 @@ static int inj_credits_sanity(struct network *n, char *why, size_t len)
  * per router and cycle: 5 to 7 % of the instructions (1303b79; 6 to 9 % with its
  * wiring steps: docs/performance-history.md, "Speed and memory since 6b0b7ea").
  */
-__attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
+static __attribute__((flatten, noinline)) void step_network(struct network *n, uint64_t cycle)
 {
 	uint8_t *set, *next;
 	bool conflict = false;
@@ -864,6 +937,19 @@ __attribute__((flatten)) void network_step(struct network *n, uint64_t cycle)
 #endif
 }
 
+/*
+ * The core's dispatch, once a cycle, outside the flattened loop: inside it (a test at
+ * the top of step_network()) the loop's registers were allocated otherwise, cg6
+ * direx 140.78 -> 141.69 and uniform 185.83 -> 186.50 with the option off.
+ */
+void network_step(struct network *n, uint64_t cycle)
+{
+	if (n->pw)
+		step_pair_walk(n, cycle);
+	else
+		step_network(n, cycle);
+}
+
 const char *network_sanity_error(const struct network *n)
 {
 	return n->sanity_error;
@@ -871,6 +957,8 @@ const char *network_sanity_error(const struct network *n)
 
 int network_ejections(const struct network *n, const struct channel_event **list)
 {
+	if (n->pw)
+		return pair_walk_ejections(n->pw, list);
 	*list = n->ej;
 	return (int)(n->ej_end - n->ej);
 }
@@ -886,6 +974,8 @@ int network_inj_credits(struct network *n, const struct channel_event **list)
 	struct channel_event *e = n->inj_credit;
 	int slot = n->cycle & 1;
 
+	if (n->pw)
+		return pair_walk_inj_credits(n->pw, list);
 	for (int w = 0; w < active_words(n); w++) {
 		for (uint64_t b = active_word(n, slot, w); b; b &= b - 1) {
 			int v = active_first(n, w, b);
@@ -914,6 +1004,17 @@ void network_port_signals(const struct network *n, int node, int port, struct po
 {
 	const struct router *r = &n->routers[node];
 
+	if (n->pw) {
+		uint32_t valid, credit;
+		flit_t flit[ROUTER_MAX_IO];
+
+		pair_walk_registers(n->pw, node, &valid, &credit, flit);
+		s->out_valid = valid >> port & 1;
+		s->out_flit = flit[port];
+		s->credit_out = credit >> port & 1;
+		return;
+	}
+
 	s->out_valid = r->out_valid_q >> port & 1;
 	s->out_flit = r->out[port].flit_q;
 	s->credit_out = r->credit_out_q >> port & 1;
@@ -924,6 +1025,10 @@ void network_router_registers(const struct network *n, int node, uint32_t *out_v
 {
 	const struct router *r = &n->routers[node];
 
+	if (n->pw) {
+		pair_walk_registers(n->pw, node, out_valid, credit_out, out_flit);
+		return;
+	}
 	*out_valid = r->out_valid_q;
 	*credit_out = r->credit_out_q;
 	for (int o = 0; o < r->n_out; o++)
@@ -951,6 +1056,8 @@ int network_credits(const struct network *n, int node, int o)
 	const struct router *r = &n->routers[node], *d;
 	int i;
 
+	if (n->pw)
+		return pair_walk_credits(n->pw, node, o);
 	if (o >= r->n_link || !(d = link_down(n, r, o, &i)))
 		return r->credits_q[o];
 	return r->depth - d->in[i].count - (int)(r->out_valid_q >> o & 1) -
@@ -962,6 +1069,9 @@ int network_link_free(const struct network *n, int node, int o)
 	const struct router *r = &n->routers[node];
 	int slot = n->cycle & 1, free = r->credits_q[o];
 
+	/* The pair walk's credits are its rings' room: no change is on the wires. */
+	if (n->pw)
+		return pair_walk_credits(n->pw, node, o);
 	if (r->credit_in[slot] >> o & 1)
 		free += (r->taken[slot] >> o & 1) ? -1 : 1;
 	return free;
@@ -971,6 +1081,10 @@ void network_router_state(const struct network *n, int node, struct router_state
 {
 	const struct router *r = &n->routers[node];
 
+	if (n->pw) {
+		pair_walk_router_state(n->pw, node, s);
+		return;
+	}
 	s->node = node;
 	s->n_ports = r->n_link;
 	s->n_in = r->n_in;
@@ -1125,13 +1239,27 @@ void network_ff_visit(struct network *n, struct ff *f)
 #endif
 }
 
-uint64_t network_link_moves(const struct network *n) { return n->link_moves; }
-int network_last_moves(const struct network *n) { return n->last_moves; }
-uint64_t network_conflict_cycles(const struct network *n) { return n->conflict_cycles; }
+uint64_t network_link_moves(const struct network *n)
+{
+	return n->pw ? pair_walk_link_moves(n->pw) : n->link_moves;
+}
+
+int network_last_moves(const struct network *n)
+{
+	return n->pw ? pair_walk_last_moves(n->pw) : n->last_moves;
+}
+
+uint64_t network_conflict_cycles(const struct network *n)
+{
+	return n->pw ? pair_walk_conflict_cycles(n->pw) : n->conflict_cycles;
+}
 
 int network_buffered(const struct network *n)
 {
 	int b = 0;
+
+	if (n->pw)
+		return pair_walk_buffered(n->pw);
 
 	for (int v = 0; v < n->params.topo->nodes; v++)
 		b += router_buffered(&n->routers[v]);

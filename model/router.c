@@ -105,19 +105,6 @@ static inline uint32_t ejection_of(const struct router_params *p, int links, int
 }
 
 /*
- * The route of a unicast head (payload) whose next port here is port (-1: it is
- * received here) and whose ejection output is eject: route_unicast()'s and the join's
- * (join_head()), which find port and eject each its own way.
- */
-static inline __attribute__((always_inline)) uint32_t
-unicast_route(uint64_t payload, int port, uint32_t eject)
-{
-	if (port < 0)
-		return eject;
-	return 1u << port | (hdr_ir_of(payload) ? eject : 0);
-}
-
-/*
  * B headers and virtual channels (out of line, the topology's trees inlined): the
  * rest of route_of().
  */
@@ -811,27 +798,6 @@ router_join_eject(const struct router *r, uint32_t head)
 	uint32_t links = r->link_mask;
 
 	return ((head & links) * r->eject_mul + links) & ~links;
-}
-
-/*
- * unicast_next_port() of this router to dest, by route_kind (not ROUTER_ROUTE_CALL):
- * on the hypercube the lowest dimension of node ^ dest, on the mesh the column
- * first (XY) or the row first (YX); -1 at dest.
- */
-static inline __attribute__((always_inline)) int
-router_unicast_port(const struct router *r, int dest)
-{
-	int dr, dc;
-	bool y;
-
-	if (r->route_kind == ROUTER_ROUTE_CUBE)
-		return dest == r->node ? -1 : __builtin_ctz((unsigned)(r->node ^ dest));
-	dr = dest / r->mesh_cols;
-	dc = dest - dr * r->mesh_cols;
-	if (dc == r->mesh_col && dr == r->mesh_row)
-		return -1;
-	y = dc == r->mesh_col || (r->route_kind == ROUTER_ROUTE_MESH_YX && dr != r->mesh_row);
-	return y ? (dr > r->mesh_row ? PORT_S : PORT_N) : (dc > r->mesh_col ? PORT_E : PORT_W);
 }
 
 /*

@@ -309,6 +309,42 @@ uint32_t router_route(const struct router *r, flit_t head, int input);
 /* The same for router node of a network with parameters p (a pure function). */
 uint32_t route_of(const struct router_params *p, int node, flit_t head, int input);
 
+/*
+ * The route of a unicast head (payload) whose next port here is port (-1: it is
+ * received here) and whose ejection output is eject: route_unicast()'s, the join's
+ * (join_head()) and the pair walk's (pair_walk.c), which find port and eject each
+ * their own way.
+ */
+static inline __attribute__((always_inline)) uint32_t
+unicast_route(uint64_t payload, int port, uint32_t eject)
+{
+	if (port < 0)
+		return eject;
+	return 1u << port | (hdr_ir_of(payload) ? eject : 0);
+}
+
+/*
+ * unicast_next_port() of this router to dest, by route_kind (not ROUTER_ROUTE_CALL):
+ * on the hypercube the lowest dimension of node ^ dest, on the mesh the column
+ * first (XY) or the row first (YX); -1 at dest.  The join's (router.c) and the pair
+ * walk's (pair_walk.c): shared, so that the routes inline are one code.
+ */
+static inline __attribute__((always_inline)) int
+router_unicast_port(const struct router *r, int dest)
+{
+	int dr, dc;
+	bool y;
+
+	if (r->route_kind == ROUTER_ROUTE_CUBE)
+		return dest == r->node ? -1 : __builtin_ctz((unsigned)(r->node ^ dest));
+	dr = dest / r->mesh_cols;
+	dc = dest - dr * r->mesh_cols;
+	if (dc == r->mesh_col && dr == r->mesh_row)
+		return -1;
+	y = dc == r->mesh_col || (r->route_kind == ROUTER_ROUTE_MESH_YX && dr != r->mesh_row);
+	return y ? (dr > r->mesh_row ? PORT_S : PORT_N) : (dc > r->mesh_col ? PORT_E : PORT_W);
+}
+
 void router_eval(struct router *r, uint64_t cycle);
 void router_commit(struct router *r);
 

@@ -345,6 +345,12 @@ static void engine_returns_credits(struct sim *s)
 		network_return_ejection_credits(net);
 		ni_engine_returns_credits(s->ni);
 		s->engine_credits = true;
+		/*
+		 * The pair walk is a network of its own kind: the fast-forward does not visit
+		 * it yet (the results are the same either way).
+		 */
+		if (s->cfg.pair_walk && network_use_pair_walk(net))
+			return;
 		/* (Without memory for it, the run is the same without it.) */
 		if (s->cfg.fast_forward)
 			s->ff = ff_create();
@@ -1007,6 +1013,8 @@ void sim_get_stats(const struct sim *s, struct sim_stats *st)
 	if (st->conflicts_measured)
 		st->conflict_cycles = s->engine.ops->conflict_cycles(s->engine.impl);
 	st->delivered_ok = !s->stopped && checker_outstanding(s->checker) == 0;
+	if (s->net)
+		st->network_core = network_core(s->net);
 	if (s->ff) {
 		st->ff_jumps = ff_jumps(s->ff);
 		st->ff_skipped = ff_skipped(s->ff);

@@ -64,6 +64,15 @@ struct sim_config {
 	 * same either way (tests/test_speed.c).
 	 */
 	bool fast_forward;
+	/*
+	 * A speed option (sim_config_defaults(): off this session): step the network as
+	 * one walk of its granted input->output pairs (model/pair_walk.h), where that
+	 * covers the run: the C model as the engine itself, sinks that never stall, and a
+	 * network network_use_pair_walk() accepts.  The same results either way
+	 * (tests/test_speed.c); sim_stats.network_core says which core ran.  The
+	 * fast-forward is off under it.
+	 */
+	bool pair_walk;
 };
 
 void sim_config_defaults(struct sim_config *c);
@@ -371,6 +380,8 @@ struct sim_stats {
 	bool delivered_ok;		/* the checker found nothing wrong and nothing missing */
 	/* The fast-forward's work (sim_config.fast_forward; in no report: the same results). */
 	uint64_t ff_jumps, ff_skipped, ff_tries;
+	/* The core that stepped the network (network_core()), or NULL: another engine. */
+	const char *network_core;
 };
 void sim_get_stats(const struct sim *s, struct sim_stats *st);
 

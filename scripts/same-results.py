@@ -1,11 +1,15 @@
 #!/usr/bin/env python3
 """Same results as another revision?  A speed-up of the model must not change any.
 
-usage: scripts/same-results.py --baseline REV [--wormcast PATH] [--jobs N] [--list]
+usage: scripts/same-results.py --baseline REV [--wormcast PATH] [--extra-args=ARGS] [--jobs N] [--list]
   --baseline REV   the revision to compare with: built beside the tree in a temporary
                    directory, C only, by scripts/build-revision.sh (as bench-model.sh);
                    or the path of a wormcast binary
   --wormcast PATH  the binary to check (default: scripts/build.sh, then build/wormcast)
+  --extra-args=ARGS  words added to every run's command (run, sweep, traffic, trace) for
+                   the binary checked only: a speed option against the baseline without
+                   it (--extra-args=--pair-walk); the JSON field the option adds to say
+                   which core ran (network_core) is not compared
   --jobs N         runs at once (default: the processors)
   --list           print the commands and stop
 
@@ -104,18 +108,26 @@ def trace_topology(path):
     return None
 
 
+# The commands that run a simulation: those that take the speed options (options.def's CMD_RUNS).
+RUNS = ("run", "sweep", "traffic", "trace")
+# Fields a speed option adds to say what it did (--extra-args only).
+OPTION_FIELDS = set()
+
+
 def strip(x):
     if isinstance(x, dict):
-        return {k: strip(v) for k, v in x.items() if k not in WALL_CLOCK}
+        return {k: strip(v) for k, v in x.items() if k not in WALL_CLOCK and k not in OPTION_FIELDS}
     if isinstance(x, list):
         return [strip(v) for v in x]
     return x
 
 
-def outcome(wormcast, cmd, vcd_dir):
+def outcome(wormcast, cmd, vcd_dir, extra=()):
     """What a run gives that must not change: exit status, stderr, stdout (JSON without
     its wall-clock fields), and the VCD without its date when the run writes one."""
     args = list(cmd)
+    if extra and args and args[0] in RUNS:
+        args += list(extra)
     vcd = None
     if vcd_dir:
         vcd = os.path.join(vcd_dir, "run.vcd")
@@ -149,7 +161,7 @@ def build_revision(rev, tmp):
     return out.strip()
 
 
-def compare(wormcast, baseline, jobs_n, listing):
+def compare(wormcast, baseline, jobs_n, listing, extra=()):
     cmds, waves = commands(wormcast)
     if listing:
         for c in cmds + waves:
@@ -159,9 +171,9 @@ def compare(wormcast, baseline, jobs_n, listing):
     def both(job):
         cmd, with_vcd = job
         if not with_vcd:
-            return cmd, outcome(wormcast, cmd, None), outcome(baseline, cmd, None)
+            return cmd, outcome(wormcast, cmd, None, extra), outcome(baseline, cmd, None)
         with tempfile.TemporaryDirectory() as d1, tempfile.TemporaryDirectory() as d2:
-            return cmd, outcome(wormcast, cmd, d1), outcome(baseline, cmd, d2)
+            return cmd, outcome(wormcast, cmd, d1, extra), outcome(baseline, cmd, d2)
 
     jobs = [(c, False) for c in cmds] + [(c, True) for c in waves]
     differ = []
@@ -186,7 +198,11 @@ def main():
     ap.add_argument("--wormcast")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--extra-args", default="")
     a = ap.parse_args()
+    extra = a.extra_args.split()
+    if extra:
+        OPTION_FIELDS.add("network_core")
     wormcast = a.wormcast
     if not wormcast:
         subprocess.run([os.path.join(TOP, "scripts", "build.sh")], check=True)
@@ -195,7 +211,7 @@ def main():
         print("same-results: --wormcast %s: not an executable" % wormcast, file=sys.stderr)
         return 2
     if os.path.isfile(a.baseline) and os.access(a.baseline, os.X_OK):
-        return compare(wormcast, a.baseline, a.jobs, a.list)
+        return compare(wormcast, a.baseline, a.jobs, a.list, extra)
     rev = subprocess.run(["git", "-C", TOP, "rev-parse", "--verify", "--quiet", a.baseline + "^{commit}"],
                          capture_output=True, text=True).stdout.strip()
     if not rev:
@@ -206,7 +222,7 @@ def main():
             baseline = build_revision(rev, tmp)
         except subprocess.CalledProcessError as e:
             return e.returncode
-        return compare(wormcast, baseline, a.jobs, a.list)
+        return compare(wormcast, baseline, a.jobs, a.list, extra)
 
 
 if __name__ == "__main__":

@@ -102,6 +102,12 @@ static void j_verdict(struct json *j, const struct report_context *c, const stru
 	j_bool(j, "ok", r->ok);
 	j_bool(j, "interrupted", r->interrupted);
 	j_str(j, "engine", c->engine);
+	/*
+	 * --pair-walk (a speed option, off by default): which core stepped the network,
+	 * never a silent choice.  Only when asked, so that every other report is as before.
+	 */
+	if (c->cfg->pair_walk)
+		j_str(j, "network_core", r->stats.network_core ? r->stats.network_core : "none");
 	if (!j->failed && engine_report_json(&r->engine, j->o))
 		j->failed = true;
 	if (r->engine.window_written)
@@ -261,6 +267,17 @@ static const char *yes(bool b)
 
 #define NOT_MEASURED "not measured (the RTL alone does not show its arbiters)"
 
+/*
+ * --pair-walk (a speed option, off by default): which core stepped the network, as the
+ * JSON's network_core says; nothing without the option.
+ */
+static void core_text(const struct report_context *c, const struct run_result *r, FILE *out)
+{
+	if (c->cfg->pair_walk)
+		fprintf(out, "  %-22s %s\n", "network core",
+			r->stats.network_core ? r->stats.network_core : "none");
+}
+
 /* "N" (with_label: "N link conflict cycles"), or that the engine does not measure it. */
 static void conflicts_text(const struct run_result *r, bool with_label, char *buf, size_t len)
 {
@@ -333,6 +350,7 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 		(unsigned long long)r->stats.messages, (unsigned long long)r->stats.deliveries,
 		(unsigned long long)r->stats.link_moves);
 	engine_report_print(&r->engine, out);
+	core_text(c, r, out);
 	interrupted_text(r, out);
 }
 
@@ -429,6 +447,7 @@ void report_traffic_text(const struct report_context *c, const struct traffic_wo
 		secs > 0 ? r->stats.cycles_run / secs : 0, secs > 0 ? r->stats.link_moves / secs : 0,
 		conf, yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
+	core_text(c, r, out);
 	interrupted_text(r, out);
 }
 
@@ -460,6 +479,7 @@ void report_trace_text(const struct report_context *c, const struct trace_work *
 		(unsigned long long)r->stats.link_moves, conf);
 	fprintf(out, "  %-22s %s\n", "delivered ok", yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
+	core_text(c, r, out);
 	interrupted_text(r, out);
 }
 

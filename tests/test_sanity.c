@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "pair_walk.h"
 #include "router_sanity.h"
 #include "sim.h"
 
@@ -263,6 +264,59 @@ static void injection_credits(void)
 #endif
 }
 
+/*
+ * The pair walk (--pair-walk, model/pair_walk.h): its invariants hold in every cycle of
+ * a busy run (R, R+IR and a B), and a debug build stops the run at the step after its
+ * state is corrupted (a ring holding more than depth flits; a link output owned by
+ * no pair; a pair's address of another input than its own).
+ */
+static void pair_walk_checks(int what)
+{
+	static const char *const names[] = { "a ring over its depth", "an output owned by no pair",
+					     "a pair's address of another input" };
+	struct rig g;
+	bool with_b = true;
+	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
+	char err[256];
+	int cycles = 0, broken = 0;
+	enum sim_status st = SIM_DONE;
+
+	sim_config_defaults(&g.cfg);
+	topology_parse("hypercube:3", &g.cfg.topo, err, sizeof(err));
+	g.cfg.startup = 2;
+	g.cfg.pair_walk = true;
+	sim_config_router_params(&g.cfg, &g.params);
+	if (model_engine_create(&g.engine, &g.params) ||
+	    !(g.sim = sim_create_with_engine(&g.cfg, &g.engine, err, sizeof(err))) ||
+	    !network_pair_walk(g.net = model_engine_network(&g.engine))) {
+		check(0, "pair walk on hypercube:3: cannot set up");
+		return;
+	}
+	while ((cycles < 8 || !network_buffered(g.net)) && cycles < 200 &&
+	       (st = sim_step(g.sim, &d)) == SIM_DONE) {
+		cycles++;
+		if (!broken && pair_walk_sanity(network_pair_walk(g.net), err, sizeof(err)))
+			broken = cycles;
+	}
+	check(st == SIM_DONE && !broken && network_buffered(g.net) > 0,
+	      "pair walk on hypercube:3: its invariants hold in each of %d busy cycles (%d flits "
+	      "buffered, status %d)%s%s", cycles, network_buffered(g.net), (int)st,
+	      broken ? "; broken: " : "", broken ? err : "");
+	pair_walk_corrupt(network_pair_walk(g.net), what);
+	check(pair_walk_sanity(network_pair_walk(g.net), err, sizeof(err)) && strstr(err, "pair_walk"),
+	      "pair walk: %s is reported: %s", names[what], err);
+	st = sim_step(g.sim, &d);
+#ifdef WORMCAST_DEBUG
+	check(st == SIM_ENGINE_STOPPED && strstr(sim_error(g.sim), "pair_walk") &&
+	      strstr(sim_error(g.sim), "cycle "),
+	      "debug build: the next cycle stops the run: %s", sim_error(g.sim));
+#else
+	check(st == SIM_DONE && !network_sanity_error(g.net)[0],
+	      "release build: no check between cycles (status %d)", st);
+#endif
+	rig_free(&g);
+}
+
 int main(void)
 {
 	healthy("hypercube:3", true, 0, true);
@@ -273,5 +327,8 @@ int main(void)
 	healthy("mesh:1x5", true, 0, true);
 	corruptions();
 	injection_credits();
+	pair_walk_checks(0);
+	pair_walk_checks(1);
+	pair_walk_checks(2);
 	return check_finish();
 }

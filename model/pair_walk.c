@@ -1,0 +1,1023 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pair_walk.c - the network's cycle as one walk of the granted input->output pairs
+ * (pair_walk.h).  Three passes a cycle:
+ *
+ * 1. allocation (section 7, steps 3 to 5), only at the routers with a head at an
+ *    input's front: in rotating priority from rr = cycle mod NIn, each head takes its
+ *    whole route (route_of()) if none of its link outputs is owned, or waits.  A
+ *    granted head becomes a pair;
+ * 2. the walk: every pair whose input shows a flit and whose outputs are ready moves
+ *    it (section 7, step 6), a tail ends its pair and frees its outputs (step 9);
+ * 3. the ejections of the cycle, marked by input in the walk, listed in node order,
+ *    then channel order (section 9).
+ *
+ * Why it is exact with the routers' two phases done in one pass: a push into a ring
+ * is stamped with its cycle and is not seen downstream before the next one (the link
+ * register), and a pop of this cycle is undone for the ready test upstream (the
+ * credit it frees is on the wires of the next cycle).  So the order of the pairs does
+ * not matter, and a pair is removed by moving the last one into its place.
+ *
+ * Why it should be cheaper: the routers' loop (network.c) visits every busy router
+ * every cycle, reads its masks, evaluates its ports and drives its wires and credits;
+ * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
+ * session's prototype measured 70 to 82 instructions a flit-hop in the step against
+ * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  This
+ * first stage is not there yet: 125 to 132 in the step against the routers' 94 to 148
+ * (below them on uniform traffic, above on the exchange and the broadcast: it keeps
+ * the NI's registers in the routers, pbcast has no fast-forward: docs/performance.md,
+ * "Fourteenth session (pair)" and its round 2), so it is an option, off by default.
+ */
+#include "pair_walk.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/*
+ * A ring of up to PW_RING_IN flits (depth 4, the default, and less) is in its input's
+ * record, which is then one cache line of 64 bytes: a move reads and writes the two
+ * inputs' lines and no third array, and the walk keeps no base of the rings.  The step
+ * (step_pair_walk() inclusive) went from 141.0 to 133.1 a flit-hop on direx Q_8, from
+ * 140.8 to 132.3 on uniform 8x8; CPU time on direx Q_10 from 0.663 to 0.571 s (its
+ * inputs and rings were two arrays of 1 MB).  Deeper rings are in buf.
+ */
+#define PW_RING_IN_SHIFT 2
+#define PW_RING_IN (1 << PW_RING_IN_SHIFT)
+
+/* An input: its ring (the FIFO, and for a link input the link register before it). */
+struct pw_input {
+	uint32_t wr, rd;	/* flits pushed, popped: occupancy wr - rd */
+	uint32_t route;		/* route_q: the outputs its message owns, 0 if none */
+	/*
+	 * The route of the head waiting at the front, once computed (0: not yet): a head
+	 * that waits is not routed again each cycle, as the router keeps in[i].req (direx
+	 * Q_10's heads wait often: route_of() is about 66 instructions a call).
+	 */
+	uint32_t req;
+	uint64_t push_cyc;	/* the cycle of the last push into a link input */
+	uint64_t pop_cyc;	/* the cycle of the last pop */
+	flit_t ring[PW_RING_IN];	/* the ring if ring_shift <= PW_RING_IN_SHIFT */
+};
+_Static_assert(sizeof(struct pw_input) == 64, "an input is one cache line");
+
+/*
+ * A granted head with one output: a link (y >= 0, the input downstream) or its ejection.
+ * The inputs' addresses too (px, py), as the prototype's pairs: the walk then computes
+ * none (the step alone on direx Q_8 128.7 -> 124.8 a flit-hop, uniform 8x8 129.7 ->
+ * 125.7); the indices for the heads pending, the ejections and the sanity.
+ */
+struct pw_pair {
+	struct pw_input *px, *py;	/* in[x], in[y] (NULL for the ejection) */
+	int32_t x, y;
+	int32_t node;
+	uint32_t obit;		/* its link output's bit in taken[node], 0 for the ejection */
+};
+
+/*
+ * A granted head with several outputs (B trees and paths, R+IR: links and maybe the
+ * ejection): it moves a flit only when every link output is ready (lockstep
+ * replication; the ejection always is), to all at once.  A list of its own, so that
+ * the unicast pair stays 16 bytes and its walk has no loop.
+ */
+struct pw_fan {
+	int32_t x, node;
+	uint32_t obit;
+	int ny;
+	bool ej;
+	int32_t y[TOPO_MAX_PORTS];
+};
+
+struct pair_walk {
+	const struct router_params *params;
+	int nodes, ports, n_in, depth;
+	int shift;		/* input i of node v is in[(v << shift) | i] */
+	int ring_shift;		/* a ring holds 1 << ring_shift flits (>= depth) */
+	uint32_t ring_mask, link_mask;
+	struct pw_input *in;
+	void *in_mem;		/* in, before its alignment */
+	/* The rings deeper than PW_RING_IN: input xi's is buf[(xi << ring_shift) + (k & ring_mask)]. */
+	flit_t *buf;
+	int32_t *down;		/* nodes * P: the input across link output o of v, or -1 */
+	uint32_t *taken;	/* per node: the link outputs owned (owned_q's link bits) */
+	flit_t *head;		/* per input: the head of its message (msg_head, readouts) */
+	/*
+	 * Heads at an input's front, to allocate in cycle c: pend[c & 1][v] their inputs,
+	 * hact[c & 1] their routers' bits.
+	 */
+	uint32_t *pend[2];
+	uint64_t *hact[2];
+	int hwords;
+	/*
+	 * The one-output pairs of link inputs (pairs) and of injection inputs (ipairs):
+	 * apart, so that the walk of the first, most of the flit-hops, has no test of the
+	 * input's kind and no call (inj_popped()) in its loop: with them, its locals
+	 * spilled: the current cycle, the bases of the inputs, the rings and the pairs and
+	 * the count of pairs were reloaded from the stack each visit.  Apart, the step
+	 * (step_pair_walk() inclusive) went from 149.9 to 141.0 a flit-hop on direx Q_8,
+	 * from 147.4 to 140.8 on uniform 8x8, from 137.5 to 135.0 on pbcast.
+	 */
+	struct pw_pair *pairs, *ipairs;
+	struct pw_fan *fans;
+	int npairs, nipairs, nfans;
+	/*
+	 * The ejections of the step: a bit per input (xi, the channel is the input), with
+	 * a summary bit per word, and the last flit each input ejected (ejf: also the
+	 * ejection output's register, which holds its value).
+	 */
+	uint64_t *ejb, *ejsum;
+	int ejwords;
+	flit_t *ejf;
+	/* The lists of the last step and of the one before (the ejection credits' readout). */
+	struct channel_event *ej[2];
+	int nej[2];
+	int ej_cur;
+	struct channel_event *inj_credit;
+	/*
+	 * The routers' injection inputs' count and credit bit, which the NI reads whatever
+	 * the core (network_inj_held(), network_inj_credited()), kept here as they change
+	 * (pair_walk.h): credited[c & 1] lists the routers given a credit bit in the step
+	 * of cycle c, ncredited how many, so that the next step clears them.
+	 */
+	struct router *routers;
+	int32_t *credited[2];
+	int ncredited[2];
+	uint64_t cycle;		/* the cycle being prepared: the last step's + 1 */
+	uint64_t link_moves, conflict_cycles;
+	int last_moves;
+};
+
+bool pair_walk_covers(const struct router_params *p)
+{
+	const struct topology *t = p->topo;
+
+	return !topology_wraps(t) && t->vcs == 1 && p->all_port && p->replication_cost == 0 &&
+	       2 * t->ports <= 32;
+}
+
+static int log2_ceil(int v)
+{
+	int s = 0;
+
+	while ((1 << s) < v)
+		s++;
+	return s;
+}
+
+struct pair_walk *pair_walk_create(const struct router_params *p, struct router *routers)
+{
+	struct pair_walk *w = calloc(1, sizeof(*w));
+	const struct topology *t = p->topo;
+	size_t inputs;
+
+	if (!w)
+		return NULL;
+	w->params = p;
+	w->routers = routers;
+	w->nodes = t->nodes;
+	w->ports = t->ports;
+	w->n_in = 2 * t->ports;
+	w->depth = p->buffer_depth;
+	w->shift = log2_ceil(w->n_in);
+	w->ring_shift = log2_ceil(w->depth);
+	w->ring_mask = (1u << w->ring_shift) - 1;
+	w->link_mask = (1u << w->ports) - 1;
+	inputs = (size_t)w->nodes << w->shift;
+	/*
+	 * Each input on a line of its own (PW_RING_IN): calloc()'s zero pages, not
+	 * aligned_alloc() and a memset of every page (pbcast Q_10: 2 million instructions).
+	 */
+	w->in_mem = calloc(inputs + 2, sizeof(*w->in));	/* + a spare: pair_walk_corrupt() */
+	w->in = (struct pw_input *)(((uintptr_t)w->in_mem + 63) & ~(uintptr_t)63);
+	if (w->ring_shift > PW_RING_IN_SHIFT)
+		w->buf = calloc(inputs << w->ring_shift, sizeof(*w->buf));
+	w->down = malloc(sizeof(*w->down) * (size_t)w->nodes * (size_t)w->ports);
+	w->taken = calloc((size_t)w->nodes, sizeof(*w->taken));
+	w->head = calloc(inputs, sizeof(*w->head));
+	w->hwords = (w->nodes + 63) / 64;
+	w->ejwords = (int)((inputs + 63) / 64);
+	for (int k = 0; k < 2; k++) {
+		w->pend[k] = calloc((size_t)w->nodes, sizeof(*w->pend[k]));
+		w->hact[k] = calloc((size_t)w->hwords, sizeof(*w->hact[k]));
+		w->ej[k] = malloc(sizeof(*w->ej[k]) * (size_t)w->nodes * (size_t)w->ports);
+		w->credited[k] = malloc(sizeof(*w->credited[k]) * (size_t)w->nodes);
+		if (!w->pend[k] || !w->hact[k] || !w->ej[k] || !w->credited[k])
+			goto fail;
+	}
+	w->pairs = malloc(sizeof(*w->pairs) * inputs);
+	w->ipairs = malloc(sizeof(*w->ipairs) * (size_t)w->nodes * (size_t)w->ports);
+	w->fans = malloc(sizeof(*w->fans) * inputs);
+	w->ejb = calloc((size_t)w->ejwords, sizeof(*w->ejb));
+	w->ejsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsum));
+	w->ejf = calloc(inputs, sizeof(*w->ejf));
+	w->inj_credit = malloc(sizeof(*w->inj_credit) * (size_t)w->nodes * (size_t)w->ports);
+	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down || !w->taken || !w->head || !w->pairs || !w->ipairs ||
+	    !w->fans ||
+	    !w->ejb || !w->ejsum || !w->ejf || !w->inj_credit)
+		goto fail;
+	/* No push or pop yet: stamps that no cycle equals. */
+	for (size_t k = 0; k < inputs; k++)
+		w->in[k].push_cyc = w->in[k].pop_cyc = UINT64_MAX;
+	for (int v = 0; v < w->nodes; v++)
+		for (int o = 0; o < w->ports; o++) {
+			int d = topology_neighbor(t, v, o);
+
+			w->down[v * w->ports + o] =
+				d < 0 ? -1 : (d << w->shift) | topology_peer_port(t, o);
+		}
+	return w;
+fail:
+	pair_walk_destroy(w);
+	return NULL;
+}
+
+void pair_walk_destroy(struct pair_walk *w)
+{
+	if (!w)
+		return;
+	free(w->in_mem);
+	free(w->buf);
+	free(w->down);
+	free(w->taken);
+	free(w->head);
+	for (int k = 0; k < 2; k++) {
+		free(w->pend[k]);
+		free(w->hact[k]);
+		free(w->ej[k]);
+		free(w->credited[k]);
+	}
+	free(w->pairs);
+	free(w->ipairs);
+	free(w->fans);
+	free(w->ejb);
+	free(w->ejsum);
+	free(w->ejf);
+	free(w->inj_credit);
+	free(w);
+}
+
+static inline flit_t *ring(const struct pair_walk *w, int32_t xi)
+{
+	if (w->ring_shift <= PW_RING_IN_SHIFT)
+		return w->in[xi].ring;
+	return &w->buf[(size_t)xi << w->ring_shift];
+}
+
+/* The head now at input xi's front is allocated in the cycle of pend and hact. */
+static inline void pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t *hact, int32_t xi)
+{
+	int v = xi >> w->shift;
+
+	pend[v] |= 1u << (xi & ((1 << w->shift) - 1));
+	hact[v >> 6] |= 1ull << (v & 63);
+}
+
+/*
+ * The NI's flits are combinational into the router: pushed now, with no stamp (an
+ * injection input's push is seen at once), and a head at the front of an empty input
+ * is allocated in this very cycle.  The router's count of the input follows.
+ */
+void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot)
+{
+	uint32_t *pend = w->pend[w->cycle & 1];
+	uint64_t *hact = w->hact[w->cycle & 1];
+
+	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
+		int i = __builtin_ctz(m);
+		int32_t xi = (r->node << w->shift) | i;
+		struct pw_input *x = &w->in[xi];
+		flit_t flit = r->in[i].flit[slot];
+
+		if (flit_is_head(flit) && x->wr == x->rd)
+			pend_head(w, pend, hact, xi);
+		ring(w, xi)[x->wr & w->ring_mask] = flit;
+		x->wr++;
+		r->in[i].count++;
+	}
+	r->in_valid[slot] = 0;
+}
+
+/* A granted head at input xi of node (its route req) becomes a pair. */
+static inline __attribute__((always_inline)) void
+grant(struct pair_walk *w, int node, int32_t xi, uint32_t req, const int shift)
+{
+	uint32_t links = req & w->link_mask;
+	bool inj = (xi & ((1 << shift) - 1)) >= w->ports;
+	struct pw_pair *k = inj ? &w->ipairs[w->nipairs++] : &w->pairs[w->npairs++];
+
+	if (!(req & ~w->link_mask) && links && !(links & (links - 1))) {
+		int32_t yi = w->down[node * w->ports + __builtin_ctz(links)];
+
+		*k = (struct pw_pair){ .px = &w->in[xi], .py = &w->in[yi], .x = xi, .y = yi,
+				       .node = node, .obit = links };
+	} else if (!links) {
+		*k = (struct pw_pair){ .px = &w->in[xi], .py = NULL, .x = xi, .y = -1, .node = node,
+				       .obit = 0 };
+	} else {
+		inj ? w->nipairs-- : w->npairs--;	/* not a one-output pair */
+		struct pw_fan *g = &w->fans[w->nfans++];
+
+		g->x = xi;
+		g->node = node;
+		g->obit = links;
+		g->ej = (req & ~w->link_mask) != 0;
+		g->ny = 0;
+		for (uint32_t m = links; m; m &= m - 1)
+			g->y[g->ny++] = w->down[node * w->ports + __builtin_ctz(m)];
+	}
+	w->in[xi].route = req;
+	w->in[xi].req = 0;
+}
+
+/*
+ * The route of head f at input i of router r (section 8): a unicast inline where the
+ * routers' join routes it inline (router_unicast_port(), from the router's constants),
+ * every other by route_of().  The call cost about 66 instructions a head; inline, the
+ * step (cg6 with --pair-walk, step_pair_walk() inclusive) went from 155.1 to 149.9 a
+ * flit-hop on direx Q_8, from 153.6 to 147.4 on uniform 8x8 (pbcast's B heads +0.5).
+ */
+static inline __attribute__((always_inline)) uint32_t
+head_route(const struct pair_walk *w, const struct router *r, flit_t f, int i)
+{
+	uint64_t payload = flit_payload(f);
+
+	if (r->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
+		return route_of(w->params, r->node, f, i);
+	/* All-port: link input i ejects to output ports + i; an injection input to none. */
+	return unicast_route(payload, router_unicast_port(r, (int)hdr_address_of(payload)),
+			     i < w->ports ? 1u << (w->ports + i) : 0);
+}
+
+/*
+ * 1. Allocation in cycle now: each router with heads at its inputs' fronts, in the
+ * order rr, rr + 1, ... mod NIn (section 7, step 4).  True if a head waited.
+ */
+static inline __attribute__((always_inline)) bool
+allocate_as(struct pair_walk *w, uint64_t now, const int shift)
+{
+	int rr = (int)(now % (uint64_t)w->n_in);
+	uint32_t *pc = w->pend[now & 1], *pn = w->pend[(now + 1) & 1];
+	uint64_t *hc = w->hact[now & 1], *hn = w->hact[(now + 1) & 1];
+	bool conflict = false;
+
+	for (int k = 0; k < w->hwords; k++) {
+		uint64_t am = hc[k];
+
+		hc[k] = 0;
+		for (; am; am &= am - 1) {
+			int node = k * 64 + __builtin_ctzll(am);
+			const struct router *r = &w->routers[node];
+			uint32_t heads = pc[node], tk = w->taken[node], wait = 0, again = 0;
+			uint32_t order[2] = { heads & (~0u << rr), heads & ~(~0u << rr) };
+
+			pc[node] = 0;
+			for (int half = 0; half < 2; half++)
+				for (uint32_t m = order[half]; m; m &= m - 1) {
+					int i = __builtin_ctz(m);
+					int32_t xi = (node << shift) | i;
+					struct pw_input *x = &w->in[xi];
+					flit_t f = ring(w, xi)[x->rd & w->ring_mask];
+					uint32_t req = x->req ? x->req : head_route(w, r, f, i);
+
+					if (req & tk) {
+						x->req = req;
+						wait |= 1u << i;
+						continue;
+					}
+					/*
+					 * A route with no output (a head injected at its own
+					 * destination) is granted and never moves, as in the
+					 * router: asked again every cycle.
+					 */
+					if (!req) {
+						again |= 1u << i;
+						continue;
+					}
+					tk |= req & w->link_mask;
+					w->head[xi] = f;
+					grant(w, node, xi, req, shift);
+				}
+			w->taken[node] = tk;
+			if (wait | again) {
+				pn[node] |= wait | again;
+				hn[node >> 6] |= 1ull << (node & 63);
+				conflict |= wait != 0;
+			}
+		}
+	}
+	return conflict;
+}
+
+/* allocate_as() compiled for 8, 16 and 32 inputs a router, as the walk (walk_pairs()). */
+static __attribute__((noinline)) bool allocate(struct pair_walk *w, uint64_t now)
+{
+	if (w->shift == 3)
+		return allocate_as(w, now, 3);
+	if (w->shift == 4)
+		return allocate_as(w, now, 4);
+	if (w->shift == 5)
+		return allocate_as(w, now, 5);
+	return allocate_as(w, now, w->shift);
+}
+
+/* Input xi ejects f in this step (its channel is its index). */
+static inline void mark_ejection(struct pair_walk *w, int32_t xi, flit_t f)
+{
+	int word = xi >> 6;
+
+	w->ejb[word] |= 1ull << (xi & 63);
+	w->ejsum[word >> 6] |= 1ull << (word & 63);
+	w->ejf[xi] = f;
+}
+
+/*
+ * Injection input xi (of routers with 1 << shift inputs) freed an entry: the router's
+ * count and credit bit (pair_walk.h); a router given its first credit bit of the step
+ * is listed in credited (ncredited of them).  Inlined into the injection walk with the
+ * network's words as its locals (walk_pairs_as()): a call reading them through w cost
+ * 14 instructions an injected flit more (direx Q_8: cg6 with --pair-walk 179.70 ->
+ * 176.19, uniform 170.46 -> 168.29).
+ */
+static inline __attribute__((always_inline)) void
+inj_popped_at(struct router *routers, int32_t *credited, int *ncredited, uint32_t link_mask,
+	      int shift, int32_t xi)
+{
+	struct router *r = &routers[xi >> shift];
+	int i = xi & ((1 << shift) - 1);
+
+	r->in[i].count--;
+	if (!(r->credit_out_q & ~link_mask))
+		credited[(*ncredited)++] = xi >> shift;
+	r->credit_out_q |= 1u << i;
+}
+
+static inline void inj_popped(struct pair_walk *w, int32_t xi, uint64_t now)
+{
+	inj_popped_at(w->routers, w->credited[now & 1], &w->ncredited[now & 1], w->link_mask,
+		      w->shift, xi);
+}
+
+/* The flit has left input x (its pair's): a tail frees the outputs and ends the pair. */
+static inline bool pop(struct pair_walk *w, struct pw_input *x, int32_t xi, int node,
+		       uint32_t obit, flit_t f, uint32_t rd, uint64_t now)
+{
+	x->rd = rd + 1;
+	x->pop_cyc = now;
+	if ((xi & ((1 << w->shift) - 1)) >= w->ports)
+		inj_popped(w, xi, now);
+	if (!flit_is_tail(f))
+		return false;
+	w->taken[node] &= ~obit;
+	x->route = 0;
+	/* The next message's head is at the front: allocated in the next cycle. */
+	if (x->wr != rd + 1)
+		pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], xi);
+	return true;
+}
+
+/* A flit is seen at input x: one pushed in this cycle is still on the link. */
+static inline bool shows_flit(const struct pw_input *x, uint64_t now)
+{
+	return x->wr - x->rd - (uint32_t)(x->push_cyc == now) != 0;
+}
+
+/* Link input y has room: fewer than depth flits at the start of the cycle (section 8). */
+static inline bool has_room(const struct pw_input *y, uint32_t depth, uint64_t now)
+{
+	return y->wr - y->rd + (uint32_t)(y->pop_cyc == now) < depth;
+}
+
+static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, flit_t f, uint64_t now)
+{
+	uint32_t wr = y->wr;
+
+	ring(w, yi)[wr & w->ring_mask] = f;
+	y->wr = wr + 1;
+	y->push_cyc = now;
+	/* A head into an empty input: allocated in the next cycle, when it is seen. */
+	if (flit_is_head(f) && wr == y->rd)
+		pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], yi);
+}
+
+/*
+ * 2. The walk of the pairs with one output; the flits put on links.  The network's
+ * words in locals (restrict): a store into a ring or an input may alias them
+ * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
+ * cost 65 instructions a move with them read through w).
+ */
+static inline __attribute__((always_inline)) uint64_t
+walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift,
+	      const int rs, const uint32_t depth)
+{
+	flit_t *const restrict buf = w->buf;
+	struct pw_pair *const restrict pairs = inj ? w->ipairs : w->pairs;
+	uint32_t *const restrict taken = w->taken;
+	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
+	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
+	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
+	flit_t *const restrict ejf = w->ejf;
+	const uint32_t rm = (1u << rs) - 1;
+	const uint32_t imask = (1u << shift) - 1;
+	int np = inj ? w->nipairs : w->npairs;
+	uint64_t moves = 0;
+	struct router *const restrict routers = w->routers;
+	int32_t *const restrict credited = w->credited[now & 1];
+	int ncredited = w->ncredited[now & 1];
+	const uint32_t link_mask = w->link_mask;
+
+	for (int c = 0; c < np;) {
+		struct pw_pair *const k = &pairs[c];
+		const int32_t xi = k->x, yi = k->y;
+		struct pw_input *const x = k->px;
+		const uint32_t rd = x->rd;
+		flit_t f;
+
+		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
+			c++;
+			continue;
+		}
+		if (k->py) {
+			struct pw_input *const y = k->py;
+			const uint32_t wr = y->wr;
+
+			if (wr - y->rd + (uint32_t)(y->pop_cyc == now) >= depth) {
+				c++;
+				continue;
+			}
+			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
+			if (rs <= PW_RING_IN_SHIFT)
+				y->ring[wr & rm] = f;
+			else
+				buf[((size_t)yi << rs) + (wr & rm)] = f;
+			y->wr = wr + 1;
+			y->push_cyc = now;
+			/* A head into an empty input: allocated in the next cycle, when it is seen. */
+			if (flit_is_head(f) && wr == y->rd) {
+				pn[yi >> shift] |= 1u << (yi & imask);
+				hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
+			}
+			moves++;
+		} else {
+			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
+			ejb[xi >> 6] |= 1ull << (xi & 63);
+			ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
+			ejf[xi] = f;
+		}
+		x->rd = rd + 1;
+		x->pop_cyc = now;
+		if (inj)
+			inj_popped_at(routers, credited, &ncredited, link_mask, shift, xi);
+		if (flit_is_tail(f)) {
+			/* 9. The tail frees the output; the next message's head is allocated next. */
+			taken[xi >> shift] &= ~k->obit;
+			x->route = 0;
+			if (x->wr != rd + 1) {
+				pn[xi >> shift] |= 1u << (xi & imask);
+				hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
+			}
+			*k = pairs[--np];	/* the order of the pairs does not matter */
+			continue;
+		}
+		c++;
+	}
+	if (inj) {
+		w->nipairs = np;
+		w->ncredited[now & 1] = ncredited;
+	} else {
+		w->npairs = np;
+	}
+	return moves;
+}
+
+/*
+ * The walk compiled for the common networks' constants (the default depth 4, a ring
+ * of 4; 8 or 16 or 32 inputs a router: Q_3..Q_4 and meshes, Q_5..Q_8, Q_9..Q_12), as
+ * the prototype was: with them in registers or immediates, the generic walk's locals
+ * spilled (cg6 direx: 6 instructions a visit to reload the pairs' base and the
+ * input mask).  Each a function of its own (noinline), so that its registers are
+ * allocated for its loop alone.
+ */
+#define WALK_SHAPE(name, inj, shift)							\
+	static __attribute__((noinline)) uint64_t name(struct pair_walk *w, uint64_t now)	\
+	{										\
+		return walk_pairs_as(w, now, inj, shift, 2, 4);				\
+	}
+WALK_SHAPE(walk_links_8, false, 3)
+WALK_SHAPE(walk_links_16, false, 4)
+WALK_SHAPE(walk_links_32, false, 5)
+WALK_SHAPE(walk_injections_8, true, 3)
+WALK_SHAPE(walk_injections_16, true, 4)
+WALK_SHAPE(walk_injections_32, true, 5)
+
+static __attribute__((noinline)) uint64_t walk_any(struct pair_walk *w, uint64_t now, bool inj)
+{
+	if (inj)
+		return walk_pairs_as(w, now, true, w->shift, w->ring_shift, (uint32_t)w->depth);
+	return walk_pairs_as(w, now, false, w->shift, w->ring_shift, (uint32_t)w->depth);
+}
+
+static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
+{
+	if (w->depth == 4 && w->ring_shift == 2) {
+		if (w->shift == 3)
+			return walk_links_8(w, now) + walk_injections_8(w, now);
+		if (w->shift == 4)
+			return walk_links_16(w, now) + walk_injections_16(w, now);
+		if (w->shift == 5)
+			return walk_links_32(w, now) + walk_injections_32(w, now);
+	}
+	return walk_any(w, now, false) + walk_any(w, now, true);
+}
+
+/* 2. The walk of the pairs with several outputs (lockstep replication). */
+static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
+{
+	uint64_t moves = 0;
+	uint32_t depth = (uint32_t)w->depth;
+
+	for (int c = 0; c < w->nfans;) {
+		struct pw_fan *g = &w->fans[c];
+		struct pw_input *x = &w->in[g->x];
+		uint32_t rd = x->rd;
+		bool ready = true;
+		flit_t f;
+
+		if (!shows_flit(x, now)) {
+			c++;
+			continue;
+		}
+		for (int j = 0; j < g->ny; j++)
+			ready &= has_room(&w->in[g->y[j]], depth, now);
+		if (!ready) {
+			c++;
+			continue;
+		}
+		f = ring(w, g->x)[rd & w->ring_mask];
+		for (int j = 0; j < g->ny; j++)
+			push(w, &w->in[g->y[j]], g->y[j], f, now);
+		moves += (uint64_t)g->ny;
+		if (g->ej)
+			mark_ejection(w, g->x, f);
+		if (pop(w, x, g->x, g->node, g->obit, f, rd, now)) {
+			*g = w->fans[--w->nfans];
+			continue;
+		}
+		c++;
+	}
+	return moves;
+}
+
+/* 3. The ejections of the step, in node order, then channel order (section 9). */
+static int list_ejections(struct pair_walk *w, struct channel_event *e)
+{
+	struct channel_event *start = e;
+	int in_mask = (1 << w->shift) - 1;
+
+	for (int s = 0; s < (w->ejwords + 63) / 64; s++) {
+		uint64_t sum = w->ejsum[s];
+
+		w->ejsum[s] = 0;
+		for (; sum; sum &= sum - 1) {
+			int word = s * 64 + __builtin_ctzll(sum);
+			uint64_t b = w->ejb[word];
+
+			w->ejb[word] = 0;
+			for (; b; b &= b - 1) {
+				int xi = word * 64 + __builtin_ctzll(b);
+
+				*e++ = (struct channel_event){
+					.node = xi >> w->shift, .channel = xi & in_mask, .flit = w->ejf[xi] };
+			}
+		}
+	}
+	return (int)(e - start);
+}
+
+/*
+ * A step of another cycle than the one prepared (a caller that skips cycles): the
+ * stamps of the last step and the heads pending are moved to the new numbering.
+ */
+static void rebase(struct pair_walk *w, uint64_t cycle)
+{
+	size_t inputs = (size_t)w->nodes << w->shift;
+	uint64_t last = w->cycle - 1;
+
+	for (size_t k = 0; k < inputs; k++) {
+		if (w->in[k].push_cyc == last)
+			w->in[k].push_cyc = cycle - 1;
+		else if (w->in[k].push_cyc != UINT64_MAX)
+			w->in[k].push_cyc = cycle - 2;
+		if (w->in[k].pop_cyc == last)
+			w->in[k].pop_cyc = cycle - 1;
+		else if (w->in[k].pop_cyc != UINT64_MAX)
+			w->in[k].pop_cyc = cycle - 2;
+	}
+	if ((w->cycle & 1) != (cycle & 1)) {
+		uint32_t *p = w->pend[0];
+		uint64_t *h = w->hact[0];
+
+		w->pend[0] = w->pend[1];
+		w->pend[1] = p;
+		w->hact[0] = w->hact[1];
+		w->hact[1] = h;
+	}
+	w->cycle = cycle;
+}
+
+__attribute__((noinline)) void pair_walk_step(struct pair_walk *w, uint64_t cycle)
+{
+	uint64_t moves;
+	bool conflict;
+
+	if (cycle != w->cycle)
+		rebase(w, cycle);
+	/* The credit bits of the last step are 0 now. */
+	for (int k = 0, last = (cycle + 1) & 1; k < w->ncredited[last]; k++)
+		w->routers[w->credited[last][k]].credit_out_q &= w->link_mask;
+	w->ncredited[(cycle + 1) & 1] = 0;
+	conflict = allocate(w, cycle);
+	moves = walk_pairs(w, cycle) + walk_fans(w, cycle);
+	w->ej_cur ^= 1;
+	w->nej[w->ej_cur] = list_ejections(w, w->ej[w->ej_cur]);
+	w->link_moves += moves;
+	w->last_moves = (int)moves + w->nej[w->ej_cur];
+	w->conflict_cycles += conflict;
+	w->cycle = cycle + 1;
+}
+
+int pair_walk_ejections(const struct pair_walk *w, const struct channel_event **list)
+{
+	*list = w->ej[w->ej_cur];
+	return w->nej[w->ej_cur];
+}
+
+/* Injection channel (node, channel) freed an entry in the last step. */
+static bool inj_credited(const struct pair_walk *w, int node, int channel)
+{
+	return w->in[(node << w->shift) | (w->ports + channel)].pop_cyc == w->cycle - 1;
+}
+
+int pair_walk_inj_credits(struct pair_walk *w, const struct channel_event **list)
+{
+	struct channel_event *e = w->inj_credit;
+
+	for (int v = 0; v < w->nodes; v++)
+		for (int c = 0; c < w->ports; c++)
+			if (inj_credited(w, v, c))
+				*e++ = (struct channel_event){ .node = v, .channel = c };
+	*list = w->inj_credit;
+	return (int)(e - w->inj_credit);
+}
+
+uint64_t pair_walk_link_moves(const struct pair_walk *w) { return w->link_moves; }
+int pair_walk_last_moves(const struct pair_walk *w) { return w->last_moves; }
+uint64_t pair_walk_conflict_cycles(const struct pair_walk *w) { return w->conflict_cycles; }
+
+/* The flit on link input xi's wires (the register upstream), not in its FIFO. */
+static inline int on_link(const struct pair_walk *w, int32_t xi)
+{
+	return (xi & ((1 << w->shift) - 1)) < w->ports && w->in[xi].push_cyc == w->cycle - 1;
+}
+
+int pair_walk_buffered(const struct pair_walk *w)
+{
+	int b = 0;
+
+	for (int v = 0; v < w->nodes; v++)
+		for (int i = 0; i < w->n_in; i++) {
+			int32_t xi = (v << w->shift) | i;
+
+			b += (int)(w->in[xi].wr - w->in[xi].rd) - on_link(w, xi);
+		}
+	return b;
+}
+
+/* Did input xi eject in the step whose list is ej[k]? */
+static bool ejected(const struct pair_walk *w, int k, int node, int i)
+{
+	for (int e = 0; e < w->nej[k]; e++)
+		if (w->ej[k][e].node == node && w->ej[k][e].channel == i)
+			return true;
+	return false;
+}
+
+int pair_walk_credits(const struct pair_walk *w, int node, int o)
+{
+	if (o < w->ports) {
+		int32_t yi = w->down[node * w->ports + o];
+		const struct pw_input *y;
+
+		if (yi < 0)
+			return w->depth;
+		y = &w->in[yi];
+		/* section 8: depth - count - out_valid - credit_out downstream */
+		return w->depth - (int)(y->wr - y->rd) - (int)(y->pop_cyc == w->cycle - 1);
+	}
+	/*
+	 * An ejection output: the sink's credit of a flit comes back on the wires of the
+	 * cycle after the flit's (network_return_ejection_credits()), so the flits of the
+	 * last two steps are not back yet.
+	 */
+	return w->depth - ejected(w, w->ej_cur, node, o - w->ports) -
+	       ejected(w, w->ej_cur ^ 1, node, o - w->ports);
+}
+
+void pair_walk_registers(const struct pair_walk *w, int node, uint32_t *out_valid,
+			 uint32_t *credit_out, flit_t *out_flit)
+{
+	uint64_t last = w->cycle - 1;
+
+	*out_valid = *credit_out = 0;
+	for (int i = 0; i < w->n_in; i++)
+		*credit_out |= (uint32_t)(w->in[(node << w->shift) | i].pop_cyc == last) << i;
+	for (int o = 0; o < w->ports; o++) {
+		int32_t yi = w->down[node * w->ports + o];
+		const struct pw_input *y = yi < 0 ? NULL : &w->in[yi];
+
+		/* The register holds the last flit sent: the ring's last push. */
+		out_flit[o] = y && y->wr ? ring(w, yi)[(y->wr - 1) & w->ring_mask] : 0;
+		*out_valid |= (uint32_t)(y && y->push_cyc == last) << o;
+	}
+	for (int i = 0; i < w->ports; i++) {
+		out_flit[w->ports + i] = w->ejf[(node << w->shift) | i];
+		*out_valid |= (uint32_t)ejected(w, w->ej_cur, node, i) << (w->ports + i);
+	}
+}
+
+void pair_walk_router_state(const struct pair_walk *w, int node, struct router_state *s)
+{
+	uint32_t out_valid, credit_out;
+	flit_t out_flit[ROUTER_MAX_IO];
+
+	pair_walk_registers(w, node, &out_valid, &credit_out, out_flit);
+	s->node = node;
+	s->n_ports = w->ports;
+	s->n_in = s->n_out = w->n_in;
+	s->depth = w->depth;
+	s->rr_q = (unsigned)(w->cycle % (uint64_t)w->n_in);
+	s->vcs = 1;
+	s->sw_rr_q = 0;
+	memset(s->out_vc_q, 0, sizeof(s->out_vc_q));
+	for (int i = 0; i < w->n_in; i++) {
+		int32_t xi = (node << w->shift) | i;
+		const struct pw_input *in = &w->in[xi];
+		struct router_state_input *x = &s->in[i];
+		int count = (int)(in->wr - in->rd) - on_link(w, xi);
+
+		x->count = (uint8_t)count;
+		x->rd_ptr = (uint8_t)(in->rd % (uint32_t)w->depth);
+		x->wr_ptr = (uint8_t)((x->rd_ptr + count) % w->depth);
+		for (int k = 0; k < count; k++)
+			x->fifo[(x->rd_ptr + k) % w->depth] = ring(w, xi)[(in->rd + (uint32_t)k) & w->ring_mask];
+		x->route_q = in->route;
+		x->credit_out_q = credit_out >> i & 1;
+		x->hold_q = 0;
+		x->msg_head = in->route ? w->head[xi] : 0;
+	}
+	for (int o = 0; o < w->n_in; o++) {
+		s->out[o].out_valid_q = out_valid >> o & 1;
+		s->out[o].out_flit_q = out_flit[o];
+		s->out[o].credits_q = (uint8_t)pair_walk_credits(w, node, o);
+	}
+}
+
+bool router_state_same_flits(const struct router_state *a, const struct router_state *b,
+			     char *why, size_t len)
+{
+	if (a->rr_q != b->rr_q) {
+		snprintf(why, len, "rr_q %u / %u", a->rr_q, b->rr_q);
+		return false;
+	}
+	for (int i = 0; i < a->n_in; i++) {
+		const struct router_state_input *x = &a->in[i], *y = &b->in[i];
+
+		if (x->count != y->count || x->route_q != y->route_q ||
+		    x->credit_out_q != y->credit_out_q || x->hold_q != y->hold_q ||
+		    (x->route_q && x->msg_head != y->msg_head)) {
+			snprintf(why, len, "input %d: count %d / %d, route_q %#x / %#x, "
+				 "credit_out_q %d / %d, hold_q %d / %d", i, x->count, y->count,
+				 x->route_q, y->route_q, x->credit_out_q, y->credit_out_q,
+				 x->hold_q, y->hold_q);
+			return false;
+		}
+		for (int k = 0; k < x->count; k++)
+			if (router_state_fifo(a, i, k) != router_state_fifo(b, i, k)) {
+				snprintf(why, len, "input %d: FIFO entry %d of %d", i, k, x->count);
+				return false;
+			}
+	}
+	for (int o = 0; o < a->n_out; o++) {
+		const struct router_state_output *x = &a->out[o], *y = &b->out[o];
+
+		if (x->out_valid_q != y->out_valid_q || x->out_flit_q != y->out_flit_q ||
+		    x->credits_q != y->credits_q) {
+			snprintf(why, len, "output %d: out_valid_q %d / %d, out_flit_q %#llx / "
+				 "%#llx, credits_q %d / %d", o, x->out_valid_q, y->out_valid_q,
+				 (unsigned long long)x->out_flit_q, (unsigned long long)y->out_flit_q,
+				 x->credits_q, y->credits_q);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* Pair c of the lists pairs, ipairs and fans, in that order: its input, node, link outputs. */
+static void pair_at(const struct pair_walk *w, int c, int32_t *xi, int *node, uint32_t *obit)
+{
+	const struct pw_pair *k = NULL;
+
+	if (c < w->npairs)
+		k = &w->pairs[c];
+	else if (c < w->npairs + w->nipairs)
+		k = &w->ipairs[c - w->npairs];
+	if (k) {
+		*xi = k->x;
+		*node = k->node;
+		*obit = k->obit;
+		return;
+	}
+	c -= w->npairs + w->nipairs;
+	*xi = w->fans[c].x;
+	*node = w->fans[c].node;
+	*obit = w->fans[c].obit;
+}
+
+int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
+{
+	size_t inputs = (size_t)w->nodes << w->shift;
+	uint32_t *owned = calloc((size_t)w->nodes, sizeof(*owned));
+	uint8_t *paired = calloc(inputs, 1);
+	int rc = -1;
+
+	if (!owned || !paired) {
+		free(owned);
+		free(paired);
+		snprintf(why, len, "pair_walk_sanity: out of memory");
+		return -1;
+	}
+	for (int c = 0; c < w->npairs + w->nipairs + w->nfans; c++) {
+		int32_t xi;
+		int node;
+		uint32_t obit;
+
+		pair_at(w, c, &xi, &node, &obit);
+		/* A one-output pair is in the list of its input's kind. */
+		if (c < w->npairs + w->nipairs &&
+		    ((xi & ((1 << w->shift) - 1)) >= w->ports) != (c >= w->npairs)) {
+			snprintf(why, len, "pair_walk: pair %d of input %d in the other list", c, xi);
+			goto out;
+		}
+		/* A one-output pair's addresses are its inputs'. */
+		if (c < w->npairs + w->nipairs) {
+			const struct pw_pair *k = c < w->npairs ? &w->pairs[c] : &w->ipairs[c - w->npairs];
+
+			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
+				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
+					 "another input", c, k->x);
+				goto out;
+			}
+		}
+		if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
+		    paired[xi] || (owned[node] & obit)) {
+			snprintf(why, len, "pair_walk: pair %d (node %d input %d): route %#x, "
+				 "outputs %#x, owned already %#x", c, node, xi & ((1 << w->shift) - 1),
+				 w->in[xi].route, obit, owned[node] & obit);
+			goto out;
+		}
+		owned[node] |= obit;
+		paired[xi] = 1;
+	}
+	for (int v = 0; v < w->nodes; v++)
+		if (owned[v] != w->taken[v]) {
+			snprintf(why, len, "pair_walk: node %d owns links %#x, its pairs %#x", v,
+				 w->taken[v], owned[v]);
+			goto out;
+		}
+	for (size_t k = 0; k < inputs; k++) {
+		const struct pw_input *x = &w->in[k];
+
+		if (x->wr - x->rd > (uint32_t)w->depth || (!paired[k] && x->route)) {
+			snprintf(why, len, "pair_walk: node %d input %d holds %u flits (depth %d), "
+				 "route %#x without a pair", (int)(k >> w->shift),
+				 (int)(k & ((1u << w->shift) - 1)), x->wr - x->rd, w->depth, x->route);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	free(owned);
+	free(paired);
+	return rc;
+}
+
+void pair_walk_corrupt(struct pair_walk *w, int what)
+{
+	struct pw_pair *k = w->npairs ? &w->pairs[0] : w->nipairs ? &w->ipairs[0] : NULL;
+
+	if (what == 0)
+		w->in[0].wr += (uint32_t)w->depth + 1;
+	else if (what == 1)
+		w->taken[0] ^= 1;
+	else if (k)	/* the spare input past the last: always empty, so the walk skips it */
+		k->px = &w->in[(size_t)w->nodes << w->shift];
+}
