@@ -305,7 +305,6 @@ void network_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
 
-
 	router_drive_flit(r, n->cycle, n->links + channel, flit);
 	wake_now(n, node);
 }

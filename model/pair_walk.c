@@ -211,9 +211,9 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	w->ejsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsum));
 	w->ejf = calloc(inputs, sizeof(*w->ejf));
 	w->inj_credit = malloc(sizeof(*w->inj_credit) * (size_t)w->nodes * (size_t)w->ports);
-	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down || !w->taken || !w->head || !w->pairs || !w->ipairs ||
-	    !w->fans ||
-	    !w->ejb || !w->ejsum || !w->ejf || !w->inj_credit)
+	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down ||
+	    !w->taken || !w->head || !w->pairs || !w->ipairs || !w->fans || !w->ejb ||
+	    !w->ejsum || !w->ejf || !w->inj_credit)
 		goto fail;
 	/* No push or pop yet: stamps that no cycle equals. */
 	for (size_t k = 0; k < inputs; k++)
@@ -879,46 +879,6 @@ void pair_walk_router_state(const struct pair_walk *w, int node, struct router_s
 		s->out[o].out_flit_q = out_flit[o];
 		s->out[o].credits_q = (uint8_t)pair_walk_credits(w, node, o);
 	}
-}
-
-bool router_state_same_flits(const struct router_state *a, const struct router_state *b,
-			     char *why, size_t len)
-{
-	if (a->rr_q != b->rr_q) {
-		snprintf(why, len, "rr_q %u / %u", a->rr_q, b->rr_q);
-		return false;
-	}
-	for (int i = 0; i < a->n_in; i++) {
-		const struct router_state_input *x = &a->in[i], *y = &b->in[i];
-
-		if (x->count != y->count || x->route_q != y->route_q ||
-		    x->credit_out_q != y->credit_out_q || x->hold_q != y->hold_q ||
-		    (x->route_q && x->msg_head != y->msg_head)) {
-			snprintf(why, len, "input %d: count %d / %d, route_q %#x / %#x, "
-				 "credit_out_q %d / %d, hold_q %d / %d", i, x->count, y->count,
-				 x->route_q, y->route_q, x->credit_out_q, y->credit_out_q,
-				 x->hold_q, y->hold_q);
-			return false;
-		}
-		for (int k = 0; k < x->count; k++)
-			if (router_state_fifo(a, i, k) != router_state_fifo(b, i, k)) {
-				snprintf(why, len, "input %d: FIFO entry %d of %d", i, k, x->count);
-				return false;
-			}
-	}
-	for (int o = 0; o < a->n_out; o++) {
-		const struct router_state_output *x = &a->out[o], *y = &b->out[o];
-
-		if (x->out_valid_q != y->out_valid_q || x->out_flit_q != y->out_flit_q ||
-		    x->credits_q != y->credits_q) {
-			snprintf(why, len, "output %d: out_valid_q %d / %d, out_flit_q %#llx / "
-				 "%#llx, credits_q %d / %d", o, x->out_valid_q, y->out_valid_q,
-				 (unsigned long long)x->out_flit_q, (unsigned long long)y->out_flit_q,
-				 x->credits_q, y->credits_q);
-			return false;
-		}
-	}
-	return true;
 }
 
 /* Pair c of the lists pairs, ipairs and fans, in that order: its input, node, link outputs. */

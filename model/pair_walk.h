@@ -66,7 +66,7 @@ int pair_walk_buffered(const struct pair_walk *w);
  * entries, count, route_q, credit_out_q, the output registers and credits_q are the
  * routers'; rd_ptr and wr_ptr are not: the ring numbers every flit that entered the
  * input, the router's FIFO only those it stored (not the bypassed ones), so they
- * name the same entries from another origin.  Compare with router_state_same_flits().
+ * name the same entries from another origin (tests/test_pair_walk.c compares the rest).
  */
 void pair_walk_router_state(const struct pair_walk *w, int node, struct router_state *s);
 /* The registers network_router_registers() gives. */
@@ -74,14 +74,6 @@ void pair_walk_registers(const struct pair_walk *w, int node, uint32_t *out_vali
 			 uint32_t *credit_out, flit_t *out_flit);
 /* Output o's credits_q (network_credits()). */
 int pair_walk_credits(const struct pair_walk *w, int node, int o);
-
-/*
- * Two states of one router equal in every register the pair walk derives: all of
- * router_state_equal()'s but the FIFO pointers (the live entries are compared in
- * order).  On a difference, its name into why.
- */
-bool router_state_same_flits(const struct router_state *a, const struct router_state *b,
-			     char *why, size_t len);
 
 /*
  * The pair walk's invariants (debug builds check them after every step): 0, or -1

@@ -106,8 +106,12 @@ static void j_verdict(struct json *j, const struct report_context *c, const stru
 	 * --pair-walk (a speed option, off by default): which core stepped the network,
 	 * never a silent choice.  Only when asked, so that every other report is as before.
 	 */
-	if (c->cfg->pair_walk)
-		j_str(j, "network_core", r->stats.network_core ? r->stats.network_core : "none");
+	if (c->cfg->pair_walk) {
+		if (r->stats.network_core)
+			j_str(j, "network_core", r->stats.network_core);
+		else
+			j_null(j, "network_core");	/* not the C model: no core to name */
+	}
 	if (!j->failed && engine_report_json(&r->engine, j->o))
 		j->failed = true;
 	if (r->engine.window_written)
@@ -275,7 +279,7 @@ static void core_text(const struct report_context *c, const struct run_result *r
 {
 	if (c->cfg->pair_walk)
 		fprintf(out, "  %-22s %s\n", "network core",
-			r->stats.network_core ? r->stats.network_core : "none");
+			r->stats.network_core ? r->stats.network_core : "none (not the C model)");
 }
 
 /* "N" (with_label: "N link conflict cycles"), or that the engine does not measure it. */

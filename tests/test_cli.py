@@ -43,6 +43,22 @@ r = run("run", "--topology", "hypercube:7", "--algorithm", "pbcast", "--flits", 
 j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(j.get("replication_cost") == 5 and j.get("cycles") == j.get("predicted_cycles") == 10 + 7 + 32 + 7 * 5,
       "pbcast on Q_7 with --replication-cost 5: %s cycles == t_s + d + L - 1 + d*T_r = 84" % j.get("cycles"))
+# --pair-walk (a speed option): the same exact cycles, and the JSON names the core that ran,
+# the routers where the pair walk does not cover the run (T_r > 0, stalling sinks); without
+# the option the key is absent, as before.
+for extra, core in (((), "pair-walk"), (("--replication-cost", "5"), "routers"),
+                    (("--sink-stall", "0.3"), "routers")):
+    r = run("run", "--topology", "hypercube:7", "--algorithm", "pbcast", "--flits", "33",
+            "--pair-walk", *extra, "--json")
+    j = json.loads(r.stdout) if r.returncode == 0 else {}
+    exact = "--sink-stall" not in extra  # stalling sinks take longer than the formula
+    check(j.get("network_core") == core and j.get("delivered_ok") is True
+          and (not exact or j.get("cycles") == j.get("predicted_cycles")),
+          "pbcast on Q_7 with --pair-walk %s: network_core %s (%s)%s"
+          % (" ".join(extra), core, j.get("network_core"), ", cycles as predicted" if exact else ""))
+r = run("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "8", "--pair-walk")
+check(r.returncode == 0 and "network core" in r.stdout and "pair-walk" in r.stdout,
+      "run --pair-walk: the text report names the network core")
 r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8", "--json")
 j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(j.get("replication_cost") == 0 and j.get("route_order") == "ascending"
