@@ -819,14 +819,11 @@ static int inj_credits_sanity(struct network *n, char *why, size_t len)
 #endif
 
 /*
- * The pair walk's cycle (network_use_pair_walk()): the NI drove its flits into the
- * routers' injection wires as ever (network_inject(), which then tests nothing), so
- * they are taken from there into the pair walk's rings, from the routers the NI woke;
- * the pair walk keeps the two registers the NI reads of the injection inputs, their
- * count and credit bit, in the routers (pair_walk.h).  A test of the core in
- * network_inject(), network_inj_held() and network_inj_credited() instead cost cg6
- * direx 3.3 and uniform 3.3 instructions a flit-hop with the option off (144.09 and
- * 188.88 against 140.79 and 186.02).
+ * The pair walk's cycle (network_use_pair_walk()).  The NI writes its flits into the
+ * rings itself (pair_walk_inject()); a caller of network_inject(), which tests no core
+ * (a test there, in network_inj_held() and in network_inj_credited() cost cg6 direx
+ * 3.3 and uniform 3.3 instructions a flit-hop with the option off), drove them onto
+ * the routers' injection wires, so they are taken from there, from the routers it woke.
  */
 static void pair_walk_injections(struct network *n)
 {
@@ -989,13 +986,22 @@ int network_inj_credits(struct network *n, const struct channel_event **list)
 	return (int)(e - n->inj_credit);
 }
 
-int network_inj_held(const struct network *n, int node, int channel)
+int network_routers_inj_held(const struct network *n, int node, int channel)
 {
 	return n->routers[node].in[n->links + channel].count;
 }
 
+int network_inj_held(const struct network *n, int node, int channel)
+{
+	if (n->pw)
+		return pair_walk_inj_held(n->pw, node, channel);
+	return network_routers_inj_held(n, node, channel);
+}
+
 bool network_inj_credited(const struct network *n, int node, int channel)
 {
+	if (n->pw)
+		return pair_walk_inj_credited(n->pw, node, channel);
 	return n->routers[node].credit_out_q >> (n->links + channel) & 1;
 }
 

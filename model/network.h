@@ -97,6 +97,12 @@ int network_inj_credits(struct network *n, const struct channel_event **list);
  */
 int network_inj_held(const struct network *n, int node, int channel);
 bool network_inj_credited(const struct network *n, int node, int channel);
+/*
+ * network_inj_held() of a network the routers step (not the pair walk): for the NI's
+ * loop, which tests the core once a pass, not once a flit (the test in the loop cost
+ * cg6 direx 1.7 and uniform 1.0 instructions a flit-hop with --pair-walk off).
+ */
+int network_routers_inj_held(const struct network *n, int node, int channel);
 
 /* Signals of router node's port (0..NIn-1) after the last step. */
 void network_port_signals(const struct network *n, int node, int port,

@@ -14,6 +14,7 @@
 
 #include "fastforward.h"
 #include "grow.h"
+#include "pair_walk.h"
 
 /*
  * An injection channel, 64 bytes.  The data flits of the message at the head of its
@@ -429,11 +430,13 @@ static inline flit_t next_data_flit(const struct ni *n, struct inj_channel *ch, 
 /*
  * The injection side of ni_drive(): the channels whose start-up ends now join the ready
  * list, and each ready one offers its next flit where credit allows; the messages whose
- * tail goes are appended to n->done.  Returns the flits injected.  Inlined twice, for the
- * C model (net) and for another engine (net NULL), so that a flit does not test which.
+ * tail goes are appended to n->done.  Returns the flits injected.  Inlined three times,
+ * for the C model's routers (net), its pair walk (net and pw) and another engine (net
+ * NULL), so that a flit does not test which.
  */
 static inline __attribute__((always_inline)) int
-inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t now, int *n_done)
+inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pair_walk *pw,
+	    uint64_t now, int *n_done)
 {
 	int nd = 0, progress = 0;
 	struct inj_channel **const active = n->inj_active;
@@ -474,7 +477,9 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 				    "router's input holds";
 #endif
 		/* (Its start-up is over: it is ready.) */
-		if (net ? network_inj_held(net, ch->node, ch->channel) < depth : ch->credits > 0) {
+		if (pw ? pair_walk_inj_held(pw, ch->node, ch->channel) < depth :
+		    net ? network_routers_inj_held(net, ch->node, ch->channel) < depth :
+			  ch->credits > 0) {
 			struct message *m;
 			flit_t f;
 
@@ -488,7 +493,9 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, uint64_t 
 				f = next_data_flit(n, ch, flit_mask);
 			}
 
-			if (net)
+			if (pw)
+				pair_walk_inject(pw, ch->node, ch->channel, f);
+			else if (net)
 				network_inject(net, ch->node, ch->channel, f);
 			else
 				e->ops->inject(e->impl, ch->node, ch->channel, f);
@@ -604,11 +611,20 @@ ni_drive(struct ni *n, const struct engine *e, struct network *net, uint64_t now
 	}
 	n->n_ej_active = kept;
 
-	/* Injection side (the C model called directly, or the engine's table). */
-	if (net)
-		progress += inject_pass(n, e, net, now, &nd);
+	/*
+	 * Injection side (the C model called directly, or the engine's table).  Under the
+	 * pair walk a flit is written once, into its input's ring (pair_walk_inject()),
+	 * not driven onto the routers' wires and taken from there in the step (60
+	 * instructions an injected flit, docs/performance.md, fourteenth session (pair)).
+	 */
+	struct pair_walk *pw = net ? network_pair_walk(net) : NULL;
+
+	if (pw)
+		progress += inject_pass(n, e, net, pw, now, &nd);
+	else if (net)
+		progress += inject_pass(n, e, net, NULL, now, &nd);
 	else
-		progress += inject_pass(n, e, NULL, now, &nd);
+		progress += inject_pass(n, e, NULL, NULL, now, &nd);
 	*done = n->done;
 	*n_done = nd;
 	return progress;

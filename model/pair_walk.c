@@ -23,10 +23,10 @@
  * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
  * session's prototype measured 70 to 82 instructions a flit-hop in the step against
  * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  This
- * first stage is not there yet: 125 to 132 in the step against the routers' 94 to 148
- * (below them on uniform traffic, above on the exchange and the broadcast: it keeps
- * the NI's registers in the routers, pbcast has no fast-forward: docs/performance.md,
- * "Fourteenth session (pair)" and its round 2), so it is an option, off by default.
+ * first stage is not there yet: 97 to 129 in the step against the routers' 94 to 148
+ * (below them on uniform traffic, level on the exchange, above on the broadcast, which
+ * has no fast-forward under it: docs/performance.md, "Fourteenth session (pair)" and
+ * its rounds 2 and 3), so it is an option, off by default.
  */
 #include "pair_walk.h"
 
@@ -134,14 +134,12 @@ struct pair_walk {
 	int ej_cur;
 	struct channel_event *inj_credit;
 	/*
-	 * The routers' injection inputs' count and credit bit, which the NI reads whatever
-	 * the core (network_inj_held(), network_inj_credited()), kept here as they change
-	 * (pair_walk.h): credited[c & 1] lists the routers given a credit bit in the step
-	 * of cycle c, ncredited how many, so that the next step clears them.
+	 * The routers: their constants (the inline route, head_route()) and the wires of
+	 * a caller that drives flits into them (pair_walk_take_injections()).  Their
+	 * registers are not kept: the injection inputs' count and credit bit, which the NI
+	 * reads, are derived from the rings (pair_walk_inj_held(), pair_walk_inj_credited()).
 	 */
 	struct router *routers;
-	int32_t *credited[2];
-	int ncredited[2];
 	uint64_t cycle;		/* the cycle being prepared: the last step's + 1 */
 	uint64_t link_moves, conflict_cycles;
 	int last_moves;
@@ -200,8 +198,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 		w->pend[k] = calloc((size_t)w->nodes, sizeof(*w->pend[k]));
 		w->hact[k] = calloc((size_t)w->hwords, sizeof(*w->hact[k]));
 		w->ej[k] = malloc(sizeof(*w->ej[k]) * (size_t)w->nodes * (size_t)w->ports);
-		w->credited[k] = malloc(sizeof(*w->credited[k]) * (size_t)w->nodes);
-		if (!w->pend[k] || !w->hact[k] || !w->ej[k] || !w->credited[k])
+		if (!w->pend[k] || !w->hact[k] || !w->ej[k])
 			goto fail;
 	}
 	w->pairs = malloc(sizeof(*w->pairs) * inputs);
@@ -244,7 +241,6 @@ void pair_walk_destroy(struct pair_walk *w)
 		free(w->pend[k]);
 		free(w->hact[k]);
 		free(w->ej[k]);
-		free(w->credited[k]);
 	}
 	free(w->pairs);
 	free(w->ipairs);
@@ -273,28 +269,51 @@ static inline void pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t
 }
 
 /*
- * The NI's flits are combinational into the router: pushed now, with no stamp (an
- * injection input's push is seen at once), and a head at the front of an empty input
- * is allocated in this very cycle.  The router's count of the input follows.
+ * A flit into injection input xi: the NI's flits are combinational into the router, so
+ * it is pushed now, with no stamp (an injection input's push is seen at once), and a
+ * head at the front of an empty input is allocated in this very cycle.
  */
+static inline __attribute__((always_inline)) void
+inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
+{
+	struct pw_input *x = &w->in[xi];
+	uint32_t wr = x->wr;
+
+	if (flit_is_head(flit) && wr == x->rd)
+		pend_head(w, w->pend[w->cycle & 1], w->hact[w->cycle & 1], xi);
+	ring(w, xi)[wr & w->ring_mask] = flit;
+	x->wr = wr + 1;
+}
+
+void pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit)
+{
+	inject_at(w, (node << w->shift) | (w->ports + channel), flit);
+}
+
 void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot)
 {
-	uint32_t *pend = w->pend[w->cycle & 1];
-	uint64_t *hact = w->hact[w->cycle & 1];
-
 	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
-		int32_t xi = (r->node << w->shift) | i;
-		struct pw_input *x = &w->in[xi];
-		flit_t flit = r->in[i].flit[slot];
 
-		if (flit_is_head(flit) && x->wr == x->rd)
-			pend_head(w, pend, hact, xi);
-		ring(w, xi)[x->wr & w->ring_mask] = flit;
-		x->wr++;
-		r->in[i].count++;
+		inject_at(w, (r->node << w->shift) | i, r->in[i].flit[slot]);
 	}
 	r->in_valid[slot] = 0;
+}
+
+int pair_walk_inj_held(const struct pair_walk *w, int node, int channel)
+{
+	const struct pw_input *x = &w->in[(node << w->shift) | (w->ports + channel)];
+
+	return (int)(x->wr - x->rd);
+}
+
+/*
+ * Injection channel (node, channel) freed an entry in the last step (none before the
+ * first: the stamp of no pop is UINT64_MAX, which is cycle 0 - 1).
+ */
+bool pair_walk_inj_credited(const struct pair_walk *w, int node, int channel)
+{
+	return w->cycle && w->in[(node << w->shift) | (w->ports + channel)].pop_cyc == w->cycle - 1;
 }
 
 /* A granted head at input xi of node (its route req) becomes a pair. */
@@ -430,41 +449,12 @@ static inline void mark_ejection(struct pair_walk *w, int32_t xi, flit_t f)
 	w->ejf[xi] = f;
 }
 
-/*
- * Injection input xi (of routers with 1 << shift inputs) freed an entry: the router's
- * count and credit bit (pair_walk.h); a router given its first credit bit of the step
- * is listed in credited (ncredited of them).  Inlined into the injection walk with the
- * network's words as its locals (walk_pairs_as()): a call reading them through w cost
- * 14 instructions an injected flit more (direx Q_8: cg6 with --pair-walk 179.70 ->
- * 176.19, uniform 170.46 -> 168.29).
- */
-static inline __attribute__((always_inline)) void
-inj_popped_at(struct router *routers, int32_t *credited, int *ncredited, uint32_t link_mask,
-	      int shift, int32_t xi)
-{
-	struct router *r = &routers[xi >> shift];
-	int i = xi & ((1 << shift) - 1);
-
-	r->in[i].count--;
-	if (!(r->credit_out_q & ~link_mask))
-		credited[(*ncredited)++] = xi >> shift;
-	r->credit_out_q |= 1u << i;
-}
-
-static inline void inj_popped(struct pair_walk *w, int32_t xi, uint64_t now)
-{
-	inj_popped_at(w->routers, w->credited[now & 1], &w->ncredited[now & 1], w->link_mask,
-		      w->shift, xi);
-}
-
 /* The flit has left input x (its pair's): a tail frees the outputs and ends the pair. */
 static inline bool pop(struct pair_walk *w, struct pw_input *x, int32_t xi, int node,
 		       uint32_t obit, flit_t f, uint32_t rd, uint64_t now)
 {
 	x->rd = rd + 1;
 	x->pop_cyc = now;
-	if ((xi & ((1 << w->shift) - 1)) >= w->ports)
-		inj_popped(w, xi, now);
 	if (!flit_is_tail(f))
 		return false;
 	w->taken[node] &= ~obit;
@@ -520,10 +510,6 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 	const uint32_t imask = (1u << shift) - 1;
 	int np = inj ? w->nipairs : w->npairs;
 	uint64_t moves = 0;
-	struct router *const restrict routers = w->routers;
-	int32_t *const restrict credited = w->credited[now & 1];
-	int ncredited = w->ncredited[now & 1];
-	const uint32_t link_mask = w->link_mask;
 
 	for (int c = 0; c < np;) {
 		struct pw_pair *const k = &pairs[c];
@@ -565,8 +551,6 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 		}
 		x->rd = rd + 1;
 		x->pop_cyc = now;
-		if (inj)
-			inj_popped_at(routers, credited, &ncredited, link_mask, shift, xi);
 		if (flit_is_tail(f)) {
 			/* 9. The tail frees the output; the next message's head is allocated next. */
 			taken[xi >> shift] &= ~k->obit;
@@ -580,12 +564,10 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 		}
 		c++;
 	}
-	if (inj) {
+	if (inj)
 		w->nipairs = np;
-		w->ncredited[now & 1] = ncredited;
-	} else {
+	else
 		w->npairs = np;
-	}
 	return moves;
 }
 
@@ -731,10 +713,6 @@ __attribute__((noinline)) void pair_walk_step(struct pair_walk *w, uint64_t cycl
 
 	if (cycle != w->cycle)
 		rebase(w, cycle);
-	/* The credit bits of the last step are 0 now. */
-	for (int k = 0, last = (cycle + 1) & 1; k < w->ncredited[last]; k++)
-		w->routers[w->credited[last][k]].credit_out_q &= w->link_mask;
-	w->ncredited[(cycle + 1) & 1] = 0;
 	conflict = allocate(w, cycle);
 	moves = walk_pairs(w, cycle) + walk_fans(w, cycle);
 	w->ej_cur ^= 1;
@@ -751,19 +729,13 @@ int pair_walk_ejections(const struct pair_walk *w, const struct channel_event **
 	return w->nej[w->ej_cur];
 }
 
-/* Injection channel (node, channel) freed an entry in the last step. */
-static bool inj_credited(const struct pair_walk *w, int node, int channel)
-{
-	return w->in[(node << w->shift) | (w->ports + channel)].pop_cyc == w->cycle - 1;
-}
-
 int pair_walk_inj_credits(struct pair_walk *w, const struct channel_event **list)
 {
 	struct channel_event *e = w->inj_credit;
 
 	for (int v = 0; v < w->nodes; v++)
 		for (int c = 0; c < w->ports; c++)
-			if (inj_credited(w, v, c))
+			if (pair_walk_inj_credited(w, v, c))
 				*e++ = (struct channel_event){ .node = v, .channel = c };
 	*list = w->inj_credit;
 	return (int)(e - w->inj_credit);

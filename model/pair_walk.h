@@ -40,15 +40,23 @@ struct pair_walk;
 /* True if the pair walk is exact for a network of parameters p whose sinks never stall. */
 bool pair_walk_covers(const struct router_params *p);
 /*
- * The routers of the network (their count and credit bit of the injection inputs, which
- * the NI reads whatever the core, are kept by the pair walk; nothing else of them).
+ * The routers of the network: their constants and the injection wires of a caller that
+ * drives them (none of their registers is kept).
  */
 struct pair_walk *pair_walk_create(const struct router_params *p, struct router *routers);
 void pair_walk_destroy(struct pair_walk *w);
 
 /*
- * The NI's flits on router r's injection wires of slot (network_inject() drives them
- * into the routers, whatever the core, so that it tests nothing): into the rings.
+ * The NI's flit into injection channel (node, channel), written once into its ring
+ * (model/ni.c calls it for the pair walk, in place of network_inject()).
+ */
+void pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit);
+/* The flits held by that input, and whether it freed one in the last step. */
+int pair_walk_inj_held(const struct pair_walk *w, int node, int channel);
+bool pair_walk_inj_credited(const struct pair_walk *w, int node, int channel);
+/*
+ * The flits on router r's injection wires of slot, driven there by network_inject()
+ * (which tests no core: another engine's caller, the tests): into the rings.
  */
 void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot);
 
