@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "fastforward.h"
-#include "pair_walk.h"
+#include "pair_walk_state.h"
 #include "router_sanity.h"
 
 struct network {

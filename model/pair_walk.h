@@ -47,12 +47,10 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 void pair_walk_destroy(struct pair_walk *w);
 
 /*
- * The NI's flit into injection channel (node, channel), written once into its ring
- * (model/ni.c calls it for the pair walk, in place of network_inject()).
+ * Whether injection channel (node, channel) freed an entry in the last step.  The NI's
+ * flit into it (pair_walk_inject(): model/ni.c calls it in place of network_inject())
+ * and the flits it holds (pair_walk_inj_held()) are inline, in pair_walk_state.h.
  */
-void pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit);
-/* The flits held by that input, and whether it freed one in the last step. */
-int pair_walk_inj_held(const struct pair_walk *w, int node, int channel);
 bool pair_walk_inj_credited(const struct pair_walk *w, int node, int channel);
 /*
  * The flits on router r's injection wires of slot, driven there by network_inject()

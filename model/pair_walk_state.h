@@ -1,0 +1,175 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * pair_walk_state.h - the pair walk's state (pair_walk.h), for model/pair_walk.c and
+ * for the NI's two calls a flit, inlined from here: pair_walk.c is outside the
+ * link-time optimisation (CMakeLists.txt), and pair_walk_inject() and
+ * pair_walk_inj_held() as calls cost about 38 instructions an injected flit (cg6
+ * with --pair-walk: docs/performance.md, "Fourteenth session (pair)", round 3).
+ * Nothing else reads it.
+ */
+#ifndef WORMCAST_PAIR_WALK_STATE_H
+#define WORMCAST_PAIR_WALK_STATE_H
+
+#include "pair_walk.h"
+
+/*
+ * A ring of up to PW_RING_IN flits (depth 4, the default, and less) is in its input's
+ * record, which is then one cache line of 64 bytes: a move reads and writes the two
+ * inputs' lines and no third array, and the walk keeps no base of the rings.  The step
+ * (step_pair_walk() inclusive) went from 141.0 to 133.1 a flit-hop on direx Q_8, from
+ * 140.8 to 132.3 on uniform 8x8; CPU time on direx Q_10 from 0.663 to 0.571 s (its
+ * inputs and rings were two arrays of 1 MB).  Deeper rings are in buf.
+ */
+#define PW_RING_IN_SHIFT 2
+#define PW_RING_IN (1 << PW_RING_IN_SHIFT)
+
+/* An input: its ring (the FIFO, and for a link input the link register before it). */
+struct pw_input {
+	uint32_t wr, rd;	/* flits pushed, popped: occupancy wr - rd */
+	uint32_t route;		/* route_q: the outputs its message owns, 0 if none */
+	/*
+	 * The route of the head waiting at the front, once computed (0: not yet): a head
+	 * that waits is not routed again each cycle, as the router keeps in[i].req (direx
+	 * Q_10's heads wait often: route_of() is about 66 instructions a call).
+	 */
+	uint32_t req;
+	uint64_t push_cyc;	/* the cycle of the last push into a link input */
+	uint64_t pop_cyc;	/* the cycle of the last pop */
+	flit_t ring[PW_RING_IN];	/* the ring if ring_shift <= PW_RING_IN_SHIFT */
+};
+_Static_assert(sizeof(struct pw_input) == 64, "an input is one cache line");
+
+/*
+ * A granted head with one output: a link (y >= 0, the input downstream) or its ejection.
+ * The inputs' addresses too (px, py), as the prototype's pairs: the walk then computes
+ * none (the step alone on direx Q_8 128.7 -> 124.8 a flit-hop, uniform 8x8 129.7 ->
+ * 125.7); the indices for the heads pending, the ejections and the sanity.
+ */
+struct pw_pair {
+	struct pw_input *px, *py;	/* in[x], in[y] (NULL for the ejection) */
+	int32_t x, y;
+	int32_t node;
+	uint32_t obit;		/* its link output's bit in taken[node], 0 for the ejection */
+};
+
+/*
+ * A granted head with several outputs (B trees and paths, R+IR: links and maybe the
+ * ejection): it moves a flit only when every link output is ready (lockstep
+ * replication; the ejection always is), to all at once.  A list of its own, so that
+ * the unicast pair stays 16 bytes and its walk has no loop.
+ */
+struct pw_fan {
+	int32_t x, node;
+	uint32_t obit;
+	int ny;
+	bool ej;
+	int32_t y[TOPO_MAX_PORTS];
+};
+
+struct pair_walk {
+	const struct router_params *params;
+	int nodes, ports, n_in, depth;
+	int shift;		/* input i of node v is in[(v << shift) | i] */
+	int ring_shift;		/* a ring holds 1 << ring_shift flits (>= depth) */
+	uint32_t ring_mask, link_mask;
+	struct pw_input *in;
+	void *in_mem;		/* in, before its alignment */
+	/* The rings deeper than PW_RING_IN: input xi's is buf[(xi << ring_shift) + (k & ring_mask)]. */
+	flit_t *buf;
+	int32_t *down;		/* nodes * P: the input across link output o of v, or -1 */
+	uint32_t *taken;	/* per node: the link outputs owned (owned_q's link bits) */
+	flit_t *head;		/* per input: the head of its message (msg_head, readouts) */
+	/*
+	 * Heads at an input's front, to allocate in cycle c: pend[c & 1][v] their inputs,
+	 * hact[c & 1] their routers' bits.
+	 */
+	uint32_t *pend[2];
+	uint64_t *hact[2];
+	int hwords;
+	/*
+	 * The one-output pairs of link inputs (pairs) and of injection inputs (ipairs):
+	 * apart, so that the walk of the first, most of the flit-hops, has no test of the
+	 * input's kind and no call (inj_popped()) in its loop: with them, its locals
+	 * spilled: the current cycle, the bases of the inputs, the rings and the pairs and
+	 * the count of pairs were reloaded from the stack each visit.  Apart, the step
+	 * (step_pair_walk() inclusive) went from 149.9 to 141.0 a flit-hop on direx Q_8,
+	 * from 147.4 to 140.8 on uniform 8x8, from 137.5 to 135.0 on pbcast.
+	 */
+	struct pw_pair *pairs, *ipairs;
+	struct pw_fan *fans;
+	int npairs, nipairs, nfans;
+	/*
+	 * The ejections of the step: a bit per input (xi, the channel is the input), with
+	 * a summary bit per word, and the last flit each input ejected (ejf: also the
+	 * ejection output's register, which holds its value).
+	 */
+	uint64_t *ejb, *ejsum;
+	int ejwords;
+	flit_t *ejf;
+	/* The lists of the last step and of the one before (the ejection credits' readout). */
+	struct channel_event *ej[2];
+	int nej[2];
+	int ej_cur;
+	struct channel_event *inj_credit;
+	/*
+	 * The routers: their constants (the inline route, head_route()) and the wires of
+	 * a caller that drives flits into them (pair_walk_take_injections()).  Their
+	 * registers are not kept: the injection inputs' count and credit bit, which the NI
+	 * reads, are derived from the rings (pair_walk_inj_held(), pair_walk_inj_credited()).
+	 */
+	struct router *routers;
+	uint64_t cycle;		/* the cycle being prepared: the last step's + 1 */
+	uint64_t link_moves, conflict_cycles;
+	int last_moves;
+};
+
+static inline flit_t *ring(const struct pair_walk *w, int32_t xi)
+{
+	if (w->ring_shift <= PW_RING_IN_SHIFT)
+		return w->in[xi].ring;
+	return &w->buf[(size_t)xi << w->ring_shift];
+}
+
+/* The head now at input xi's front is allocated in the cycle of pend and hact. */
+static inline void pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t *hact, int32_t xi)
+{
+	int v = xi >> w->shift;
+
+	pend[v] |= 1u << (xi & ((1 << w->shift) - 1));
+	hact[v >> 6] |= 1ull << (v & 63);
+}
+
+/*
+ * A flit into injection input xi: the NI's flits are combinational into the router, so
+ * it is pushed now, with no stamp (an injection input's push is seen at once), and a
+ * head at the front of an empty input is allocated in this very cycle.
+ */
+static inline __attribute__((always_inline)) void
+inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
+{
+	struct pw_input *x = &w->in[xi];
+	uint32_t wr = x->wr;
+
+	if (flit_is_head(flit) && wr == x->rd)
+		pend_head(w, w->pend[w->cycle & 1], w->hact[w->cycle & 1], xi);
+	ring(w, xi)[wr & w->ring_mask] = flit;
+	x->wr = wr + 1;
+}
+
+/* The NI's flit into injection channel (node, channel), written once, into its ring. */
+static inline __attribute__((always_inline)) void
+pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit)
+{
+	inject_at(w, (node << w->shift) | (w->ports + channel), flit);
+}
+
+/* The flits injection input (node, channel) holds (the NI's credits are the depth less these). */
+static inline __attribute__((always_inline)) int
+pair_walk_inj_held(const struct pair_walk *w, int node, int channel)
+{
+	const struct pw_input *x = &w->in[(node << w->shift) | (w->ports + channel)];
+
+	return (int)(x->wr - x->rd);
+}
+
+#endif
