@@ -218,7 +218,9 @@ head_route(const struct pair_walk *w, const struct router *r, flit_t f, int i)
 static inline __attribute__((always_inline)) bool
 allocate_as(struct pair_walk *w, uint64_t now, const int shift)
 {
-	int rr = (int)(now % (uint64_t)w->n_in);
+	const int n_in = w->n_in;
+	const uint64_t in_all = (1ull << n_in) - 1;
+	int rr = (int)(now % (uint64_t)n_in);
 	uint32_t *pc = w->pend[now & 1], *pn = w->pend[(now + 1) & 1];
 	uint64_t *hc = w->hact[now & 1], *hn = w->hact[(now + 1) & 1];
 	bool conflict = false;
@@ -230,36 +232,43 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift)
 		for (; am; am &= am - 1) {
 			int node = k * 64 + __builtin_ctzll(am);
 			const struct router *r = &w->routers[node];
-			uint32_t heads = pc[node], tk = w->taken[node], wait = 0, again = 0;
-			uint32_t order[2] = { heads & (~0u << rr), heads & ~(~0u << rr) };
+			uint32_t tk = w->taken[node], wait = 0, again = 0;
+			uint64_t heads = pc[node];
+			/*
+			 * The heads rotated by rr, so that one ascending scan is the order rr,
+			 * rr + 1, ... mod NIn: bit j is input (j + rr) mod NIn.  Two halves
+			 * (those from rr up, then those below it) cost the step 1.1 a
+			 * flit-hop more on direx Q_8 (96.6), 1.0 on uniform 8x8 (104.0).
+			 */
+			uint64_t rot = (heads >> rr | heads << (n_in - rr)) & in_all;
 
 			pc[node] = 0;
-			for (int half = 0; half < 2; half++)
-				for (uint32_t m = order[half]; m; m &= m - 1) {
-					int i = __builtin_ctz(m);
-					int32_t xi = (node << shift) | i;
-					struct pw_input *x = &w->in[xi];
-					flit_t f = ring(w, xi)[x->rd & w->ring_mask];
-					uint32_t req = x->req ? x->req : head_route(w, r, f, i);
+			for (uint64_t m = rot; m; m &= m - 1) {
+				int j = __builtin_ctzll(m) + rr;
+				int i = j < n_in ? j : j - n_in;
+				int32_t xi = (node << shift) | i;
+				struct pw_input *x = &w->in[xi];
+				flit_t f = ring(w, xi)[x->rd & w->ring_mask];
+				uint32_t req = x->req ? x->req : head_route(w, r, f, i);
 
-					if (req & tk) {
-						x->req = req;
-						wait |= 1u << i;
-						continue;
-					}
-					/*
-					 * A route with no output (a head injected at its own
-					 * destination) is granted and never moves, as in the
-					 * router: asked again every cycle.
-					 */
-					if (!req) {
-						again |= 1u << i;
-						continue;
-					}
-					tk |= req & w->link_mask;
-					w->head[xi] = f;
-					grant(w, node, xi, req, shift);
+				if (req & tk) {
+					x->req = req;
+					wait |= 1u << i;
+					continue;
 				}
+				/*
+				 * A route with no output (a head injected at its own
+				 * destination) is granted and never moves, as in the
+				 * router: asked again every cycle.
+				 */
+				if (!req) {
+					again |= 1u << i;
+					continue;
+				}
+				tk |= req & w->link_mask;
+				w->head[xi] = f;
+				grant(w, node, xi, req, shift);
+			}
 			w->taken[node] = tk;
 			if (wait | again) {
 				pn[node] |= wait | again;
