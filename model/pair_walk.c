@@ -91,14 +91,13 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 			goto fail;
 	}
 	w->pairs = malloc(sizeof(*w->pairs) * inputs);
-	w->ipairs = malloc(sizeof(*w->ipairs) * (size_t)w->nodes * (size_t)w->ports);
 	w->fans = malloc(sizeof(*w->fans) * inputs);
 	w->ejb = calloc((size_t)w->ejwords, sizeof(*w->ejb));
 	w->ejsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsum));
 	w->ejf = calloc(inputs, sizeof(*w->ejf));
 	w->inj_credit = malloc(sizeof(*w->inj_credit) * (size_t)w->nodes * (size_t)w->ports);
 	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down ||
-	    !w->taken || !w->head || !w->pairs || !w->ipairs || !w->fans || !w->ejb ||
+	    !w->taken || !w->head || !w->pairs || !w->fans || !w->ejb ||
 	    !w->ejsum || !w->ejf || !w->inj_credit)
 		goto fail;
 	/* No push or pop yet: stamps that no cycle equals. */
@@ -132,7 +131,6 @@ void pair_walk_destroy(struct pair_walk *w)
 		free(w->ej[k]);
 	}
 	free(w->pairs);
-	free(w->ipairs);
 	free(w->fans);
 	free(w->ejb);
 	free(w->ejsum);
@@ -162,11 +160,10 @@ bool pair_walk_inj_credited(const struct pair_walk *w, int node, int channel)
 
 /* A granted head at input xi of node (its route req) becomes a pair. */
 static inline __attribute__((always_inline)) void
-grant(struct pair_walk *w, int node, int32_t xi, uint32_t req, const int shift)
+grant(struct pair_walk *w, int node, int32_t xi, uint32_t req)
 {
 	uint32_t links = req & w->link_mask;
-	bool inj = (xi & ((1 << shift) - 1)) >= w->ports;
-	struct pw_pair *k = inj ? &w->ipairs[w->nipairs++] : &w->pairs[w->npairs++];
+	struct pw_pair *k = &w->pairs[w->npairs++];
 
 	if (!(req & ~w->link_mask) && links && !(links & (links - 1))) {
 		int32_t yi = w->down[node * w->ports + __builtin_ctz(links)];
@@ -177,7 +174,7 @@ grant(struct pair_walk *w, int node, int32_t xi, uint32_t req, const int shift)
 		*k = (struct pw_pair){ .px = &w->in[xi], .py = NULL, .x = xi, .y = -1, .node = node,
 				       .obit = 0 };
 	} else {
-		inj ? w->nipairs-- : w->npairs--;	/* not a one-output pair */
+		w->npairs--;	/* not a one-output pair */
 		struct pw_fan *g = &w->fans[w->nfans++];
 
 		g->x = xi;
@@ -267,7 +264,7 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift)
 				}
 				tk |= req & w->link_mask;
 				w->head[xi] = f;
-				grant(w, node, xi, req, shift);
+				grant(w, node, xi, req);
 			}
 			w->taken[node] = tk;
 			if (wait | again) {
@@ -349,11 +346,11 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
  * cost 65 instructions a move with them read through w).
  */
 static inline __attribute__((always_inline)) uint64_t
-walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift,
+walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	      const int rs, const uint32_t depth)
 {
 	flit_t *const restrict buf = w->buf;
-	struct pw_pair *const restrict pairs = inj ? w->ipairs : w->pairs;
+	struct pw_pair *const restrict pairs = w->pairs;
 	uint32_t *const restrict taken = w->taken;
 	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
 	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
@@ -361,7 +358,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 	flit_t *const restrict ejf = w->ejf;
 	const uint32_t rm = (1u << rs) - 1;
 	const uint32_t imask = (1u << shift) - 1;
-	int np = inj ? w->nipairs : w->npairs;
+	int np = w->npairs;
 	uint64_t moves = 0;
 
 	for (int c = 0; c < np;) {
@@ -417,10 +414,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
 		}
 		c++;
 	}
-	if (inj)
-		w->nipairs = np;
-	else
-		w->npairs = np;
+	w->npairs = np;
 	return moves;
 }
 
@@ -432,36 +426,31 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const bool inj, const int shift
  * input mask).  Each a function of its own (noinline), so that its registers are
  * allocated for its loop alone.
  */
-#define WALK_SHAPE(name, inj, shift)							\
+#define WALK_SHAPE(name, shift)								\
 	static __attribute__((noinline)) uint64_t name(struct pair_walk *w, uint64_t now)	\
 	{										\
-		return walk_pairs_as(w, now, inj, shift, 2, 4);				\
+		return walk_pairs_as(w, now, shift, 2, 4);				\
 	}
-WALK_SHAPE(walk_links_8, false, 3)
-WALK_SHAPE(walk_links_16, false, 4)
-WALK_SHAPE(walk_links_32, false, 5)
-WALK_SHAPE(walk_injections_8, true, 3)
-WALK_SHAPE(walk_injections_16, true, 4)
-WALK_SHAPE(walk_injections_32, true, 5)
+WALK_SHAPE(walk_pairs_8, 3)
+WALK_SHAPE(walk_pairs_16, 4)
+WALK_SHAPE(walk_pairs_32, 5)
 
-static __attribute__((noinline)) uint64_t walk_any(struct pair_walk *w, uint64_t now, bool inj)
+static __attribute__((noinline)) uint64_t walk_any(struct pair_walk *w, uint64_t now)
 {
-	if (inj)
-		return walk_pairs_as(w, now, true, w->shift, w->ring_shift, (uint32_t)w->depth);
-	return walk_pairs_as(w, now, false, w->shift, w->ring_shift, (uint32_t)w->depth);
+	return walk_pairs_as(w, now, w->shift, w->ring_shift, (uint32_t)w->depth);
 }
 
 static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 {
 	if (w->depth == 4 && w->ring_shift == 2) {
 		if (w->shift == 3)
-			return walk_links_8(w, now) + walk_injections_8(w, now);
+			return walk_pairs_8(w, now);
 		if (w->shift == 4)
-			return walk_links_16(w, now) + walk_injections_16(w, now);
+			return walk_pairs_16(w, now);
 		if (w->shift == 5)
-			return walk_links_32(w, now) + walk_injections_32(w, now);
+			return walk_pairs_32(w, now);
 	}
-	return walk_any(w, now, false) + walk_any(w, now, true);
+	return walk_any(w, now);
 }
 
 /* 2. The walk of the pairs with several outputs (lockstep replication). */
@@ -706,22 +695,20 @@ void pair_walk_router_state(const struct pair_walk *w, int node, struct router_s
 	}
 }
 
-/* Pair c of the lists pairs, ipairs and fans, in that order: its input, node, link outputs. */
+/* Pair c of the lists pairs and fans, in that order: its input, node, link outputs. */
 static void pair_at(const struct pair_walk *w, int c, int32_t *xi, int *node, uint32_t *obit)
 {
 	const struct pw_pair *k = NULL;
 
 	if (c < w->npairs)
 		k = &w->pairs[c];
-	else if (c < w->npairs + w->nipairs)
-		k = &w->ipairs[c - w->npairs];
 	if (k) {
 		*xi = k->x;
 		*node = k->node;
 		*obit = k->obit;
 		return;
 	}
-	c -= w->npairs + w->nipairs;
+	c -= w->npairs;
 	*xi = w->fans[c].x;
 	*node = w->fans[c].node;
 	*obit = w->fans[c].obit;
@@ -740,21 +727,15 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
-	for (int c = 0; c < w->npairs + w->nipairs + w->nfans; c++) {
+	for (int c = 0; c < w->npairs + w->nfans; c++) {
 		int32_t xi;
 		int node;
 		uint32_t obit;
 
 		pair_at(w, c, &xi, &node, &obit);
-		/* A one-output pair is in the list of its input's kind. */
-		if (c < w->npairs + w->nipairs &&
-		    ((xi & ((1 << w->shift) - 1)) >= w->ports) != (c >= w->npairs)) {
-			snprintf(why, len, "pair_walk: pair %d of input %d in the other list", c, xi);
-			goto out;
-		}
 		/* A one-output pair's addresses are its inputs'. */
-		if (c < w->npairs + w->nipairs) {
-			const struct pw_pair *k = c < w->npairs ? &w->pairs[c] : &w->ipairs[c - w->npairs];
+		if (c < w->npairs) {
+			const struct pw_pair *k = &w->pairs[c];
 
 			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
 				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
@@ -797,7 +778,7 @@ out:
 
 void pair_walk_corrupt(struct pair_walk *w, int what)
 {
-	struct pw_pair *k = w->npairs ? &w->pairs[0] : w->nipairs ? &w->ipairs[0] : NULL;
+	struct pw_pair *k = w->npairs ? &w->pairs[0] : NULL;
 
 	if (what == 0)
 		w->in[0].wr += (uint32_t)w->depth + 1;

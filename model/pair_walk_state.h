@@ -87,17 +87,17 @@ struct pair_walk {
 	uint64_t *hact[2];
 	int hwords;
 	/*
-	 * The one-output pairs of link inputs (pairs) and of injection inputs (ipairs):
-	 * apart, so that the walk of the first, most of the flit-hops, has no test of the
-	 * input's kind and no call (inj_popped()) in its loop: with them, its locals
-	 * spilled: the current cycle, the bases of the inputs, the rings and the pairs and
-	 * the count of pairs were reloaded from the stack each visit.  Apart, the step
-	 * (step_pair_walk() inclusive) went from 149.9 to 141.0 a flit-hop on direx Q_8,
-	 * from 147.4 to 140.8 on uniform 8x8, from 137.5 to 135.0 on pbcast.
+	 * The pairs with one output (pairs), with several (fans).  The one-output pairs of
+	 * link and injection inputs are one list: an injection input's pop is a link
+	 * input's since the NI's registers are derived from the rings.  (While the pop kept
+	 * the routers' registers, its call spilled the walk's locals, so the injection
+	 * inputs had a list and a walk of their own; one list again, the step went from
+	 * 95.5 to 94.6 a flit-hop on direx Q_8, from 103.0 to 101.0 on uniform 8x8:
+	 * docs/performance.md, "Fourteenth session (pair)", round 3.)
 	 */
-	struct pw_pair *pairs, *ipairs;
+	struct pw_pair *pairs;
 	struct pw_fan *fans;
-	int npairs, nipairs, nfans;
+	int npairs, nfans;
 	/*
 	 * The ejections of the step: a bit per input (xi, the channel is the input), with
 	 * a summary bit per word, and the last flit each input ejected (ejf: also the
