@@ -23,7 +23,7 @@
  * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
  * session's prototype measured 70 to 82 instructions a flit-hop in the step against
  * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  This
- * first stage is not there yet: 97 to 129 in the step against the routers' 94 to 148
+ * first stage is not there yet: 95 to 129 in the step against the routers' 94 to 148
  * (below them on uniform traffic, level on the exchange, above on the broadcast, which
  * has no fast-forward under it: docs/performance.md, "Fourteenth session (pair)" and
  * its rounds 2 and 3), so it is an option, off by default.
