@@ -144,7 +144,7 @@ void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot)
 	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
 		int i = __builtin_ctz(m);
 
-		inject_at(w, (r->node << w->shift) | i, r->in[i].flit[slot]);
+		pw_inject_at(w, (r->node << w->shift) | i, r->in[i].flit[slot]);
 	}
 	r->in_valid[slot] = 0;
 }
@@ -245,7 +245,7 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift)
 				int i = j < n_in ? j : j - n_in;
 				int32_t xi = (node << shift) | i;
 				struct pw_input *x = &w->in[xi];
-				flit_t f = ring(w, xi)[x->rd & w->ring_mask];
+				flit_t f = pw_ring(w, xi)[x->rd & w->ring_mask];
 				uint32_t req = x->req ? x->req : head_route(w, r, f, i);
 
 				if (req & tk) {
@@ -311,7 +311,7 @@ static inline bool pop(struct pair_walk *w, struct pw_input *x, int32_t xi, int 
 	x->route = 0;
 	/* The next message's head is at the front: allocated in the next cycle. */
 	if (x->wr != rd + 1)
-		pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], xi);
+		pw_pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], xi);
 	return true;
 }
 
@@ -331,12 +331,12 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
 {
 	uint32_t wr = y->wr;
 
-	ring(w, yi)[wr & w->ring_mask] = f;
+	pw_ring(w, yi)[wr & w->ring_mask] = f;
 	y->wr = wr + 1;
 	y->push_cyc = now;
 	/* A head into an empty input: allocated in the next cycle, when it is seen. */
 	if (flit_is_head(f) && wr == y->rd)
-		pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], yi);
+		pw_pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], yi);
 }
 
 /*
@@ -476,7 +476,7 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 			c++;
 			continue;
 		}
-		f = ring(w, g->x)[rd & w->ring_mask];
+		f = pw_ring(w, g->x)[rd & w->ring_mask];
 		for (int j = 0; j < g->ny; j++)
 			push(w, &w->in[g->y[j]], g->y[j], f, now);
 		moves += (uint64_t)g->ny;
@@ -649,7 +649,7 @@ void pair_walk_registers(const struct pair_walk *w, int node, uint32_t *out_vali
 		const struct pw_input *y = yi < 0 ? NULL : &w->in[yi];
 
 		/* The register holds the last flit sent: the ring's last push. */
-		out_flit[o] = y && y->wr ? ring(w, yi)[(y->wr - 1) & w->ring_mask] : 0;
+		out_flit[o] = y && y->wr ? pw_ring(w, yi)[(y->wr - 1) & w->ring_mask] : 0;
 		*out_valid |= (uint32_t)(y && y->push_cyc == last) << o;
 	}
 	for (int i = 0; i < w->ports; i++) {
@@ -682,7 +682,7 @@ void pair_walk_router_state(const struct pair_walk *w, int node, struct router_s
 		x->rd_ptr = (uint8_t)(in->rd % (uint32_t)w->depth);
 		x->wr_ptr = (uint8_t)((x->rd_ptr + count) % w->depth);
 		for (int k = 0; k < count; k++)
-			x->fifo[(x->rd_ptr + k) % w->depth] = ring(w, xi)[(in->rd + (uint32_t)k) & w->ring_mask];
+			x->fifo[(x->rd_ptr + k) % w->depth] = pw_ring(w, xi)[(in->rd + (uint32_t)k) & w->ring_mask];
 		x->route_q = in->route;
 		x->credit_out_q = credit_out >> i & 1;
 		x->hold_q = 0;

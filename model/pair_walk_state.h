@@ -123,7 +123,7 @@ struct pair_walk {
 	int last_moves;
 };
 
-static inline flit_t *ring(const struct pair_walk *w, int32_t xi)
+static inline flit_t *pw_ring(const struct pair_walk *w, int32_t xi)
 {
 	if (w->ring_shift <= PW_RING_IN_SHIFT)
 		return w->in[xi].ring;
@@ -131,7 +131,8 @@ static inline flit_t *ring(const struct pair_walk *w, int32_t xi)
 }
 
 /* The head now at input xi's front is allocated in the cycle of pend and hact. */
-static inline void pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t *hact, int32_t xi)
+static inline void pw_pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t *hact,
+				int32_t xi)
 {
 	int v = xi >> w->shift;
 
@@ -145,14 +146,14 @@ static inline void pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t
  * head at the front of an empty input is allocated in this very cycle.
  */
 static inline __attribute__((always_inline)) void
-inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
+pw_inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
 {
 	struct pw_input *x = &w->in[xi];
 	uint32_t wr = x->wr;
 
 	if (flit_is_head(flit) && wr == x->rd)
-		pend_head(w, w->pend[w->cycle & 1], w->hact[w->cycle & 1], xi);
-	ring(w, xi)[wr & w->ring_mask] = flit;
+		pw_pend_head(w, w->pend[w->cycle & 1], w->hact[w->cycle & 1], xi);
+	pw_ring(w, xi)[wr & w->ring_mask] = flit;
 	x->wr = wr + 1;
 }
 
@@ -160,7 +161,7 @@ inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
 static inline __attribute__((always_inline)) void
 pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit)
 {
-	inject_at(w, (node << w->shift) | (w->ports + channel), flit);
+	pw_inject_at(w, (node << w->shift) | (w->ports + channel), flit);
 }
 
 /* The flits injection input (node, channel) holds (the NI's credits are the depth less these). */
