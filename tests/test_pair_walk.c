@@ -23,6 +23,7 @@
 #include "algos.h"
 #include "check.h"
 #include "pair_walk.h"
+#include "same_run.h"
 
 /*
  * Two states of one router equal in every register the pair walk derives: all of
@@ -69,32 +70,6 @@ static bool router_state_same_flits(const struct router_state *a, const struct r
 	return true;
 }
 
-static bool same_stats(const struct sim_stats *a, const struct sim_stats *b)
-{
-	return a->cycles_run == b->cycles_run && a->first_send == b->first_send &&
-	       a->last_delivery == b->last_delivery && a->messages == b->messages &&
-	       a->deliveries == b->deliveries && a->flits_delivered == b->flits_delivered &&
-	       a->link_moves == b->link_moves && a->conflict_cycles == b->conflict_cycles &&
-	       a->delivered_ok == b->delivered_ok;
-}
-
-static bool same_run(const struct algo_run *a, const struct algo_run *b)
-{
-	return a->status == b->status && same_stats(&a->stats, &b->stats) &&
-	       a->cycles == b->cycles && a->data_ok == b->data_ok && !strcmp(a->error, b->error);
-}
-
-static bool config_for(const char *net, struct sim_config *cfg)
-{
-	char err[256];
-
-	sim_config_defaults(cfg);
-	if (topology_parse(net, &cfg->topo, err, sizeof(err)) == 0)
-		return true;
-	check(0, "%s: %s", net, err);
-	return false;
-}
-
 /* ---- 1. every algorithm ---- */
 
 static void one_algorithm(const struct algorithm *a, const char *net, int flits, int root,
@@ -105,7 +80,7 @@ static void one_algorithm(const struct algorithm *a, const char *net, int flits,
 	struct algo_run off, on;
 	char err[256];
 
-	if (!config_for(net, &cfg) || !(a->topologies & (1u << cfg.topo.kind)) ||
+	if (!config_for(net, true, &cfg) || !(a->topologies & (1u << cfg.topo.kind)) ||
 	    (a->supports && a->supports(&p, err, sizeof(err))))
 		return;
 	cfg.all_port = a->all_port;
@@ -192,22 +167,6 @@ static struct sim *run_traffic(const struct sim_config *cfg, struct engine *e, s
 	return s;
 }
 
-static bool same_messages(const struct sim *a, const struct sim *b)
-{
-	if (sim_message_count(a) != sim_message_count(b))
-		return false;
-	for (int i = 0; i < sim_message_count(a); i++) {
-		const struct message *x = sim_message(a, i), *y = sim_message(b, i);
-
-		if (!x || !y || x->source != y->source || x->len != y->len ||
-		    x->send_cycle != y->send_cycle || x->head_cycle != y->head_cycle ||
-		    x->tail_cycle != y->tail_cycle || x->delivered != y->delivered ||
-		    x->last_delivery != y->last_delivery || x->head != y->head)
-			return false;
-	}
-	return true;
-}
-
 static void one_traffic(const char *net, int b, int ir, bool rivals, int depth)
 {
 	struct sim_config cfg;
@@ -215,7 +174,7 @@ static void one_traffic(const char *net, int b, int ir, bool rivals, int depth)
 	enum sim_status status[2];
 	struct sim *s[2];
 
-	if (!config_for(net, &cfg))
+	if (!config_for(net, true, &cfg))
 		return;
 	cfg.buffer_depth = depth;
 	s[0] = run_traffic(&cfg, NULL, traffic_of(&cfg, b, ir, rivals), &st[0], &status[0]);
@@ -369,7 +328,7 @@ static void lockstep(const char *net, int b, int ir, bool rivals, int depth)
 	struct sim *s = NULL;
 	bool covered = false;
 
-	if (!config_for(net, &cfg))
+	if (!config_for(net, true, &cfg))
 		return;
 	cfg.buffer_depth = depth;
 	sim_config_router_params(&cfg, &rp);

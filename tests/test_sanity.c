@@ -53,6 +53,19 @@ static void no_event(void *c, struct sim *s, const struct sim_event *e)
 	(void)e;
 }
 
+/* The C model and its simulation for the configuration g->cfg. */
+static int rig_start(struct rig *g)
+{
+	char err[256];
+
+	sim_config_router_params(&g->cfg, &g->params);
+	if (model_engine_create(&g->engine, &g->params))
+		return -1;
+	g->sim = sim_create_with_engine(&g->cfg, &g->engine, err, sizeof(err));
+	g->net = model_engine_network(&g->engine);
+	return g->sim ? 0 : -1;
+}
+
 static int rig_init(struct rig *g, const char *topo, bool all_port, int replication_cost)
 {
 	char err[256];
@@ -65,18 +78,32 @@ static int rig_init(struct rig *g, const char *topo, bool all_port, int replicat
 	g->cfg.sink_stall = 0.7;	/* back-pressure: the FIFOs fill up */
 	g->cfg.seed = 5;
 	g->cfg.replication_cost = replication_cost;
-	sim_config_router_params(&g->cfg, &g->params);
-	if (model_engine_create(&g->engine, &g->params))
-		return -1;
-	g->sim = sim_create_with_engine(&g->cfg, &g->engine, err, sizeof(err));
-	g->net = model_engine_network(&g->engine);
-	return g->sim ? 0 : -1;
+	return rig_start(g);
 }
 
 static void rig_free(struct rig *g)
 {
 	sim_destroy(g->sim);
 	model_engine_destroy(&g->engine);
+}
+
+/*
+ * The state of g was just corrupted: a debug build's check after the next cycle stops
+ * the run, naming the check (who) and the cycle; a release build never looks.
+ */
+static void next_cycle_stops(struct rig *g, const struct driver *d, const char *who)
+{
+	enum sim_status st = sim_step(g->sim, d);
+
+#ifdef WORMCAST_DEBUG
+	check(st == SIM_ENGINE_STOPPED && strstr(sim_error(g->sim), who) &&
+	      strstr(sim_error(g->sim), "cycle "),
+	      "debug build: the next cycle stops the run: %s", sim_error(g->sim));
+#else
+	(void)who;
+	check(st == SIM_DONE && !network_sanity_error(g->net)[0],
+	      "release build: no check between cycles (status %d)", st);
+#endif
 }
 
 /* Every invariant of every router and link holds after every cycle of a busy run. */
@@ -197,19 +224,10 @@ static void corruptions(void)
 	/* The debug build's per-cycle check stops the run; a release build never looks. */
 	{
 		uint8_t saved = r->credits_q[o];
-		enum sim_status st;
 
 		r->credits_q[o] = (uint8_t)(r->depth + 1);
 		r->has_credit_q |= 1u << o;
-		st = sim_step(g.sim, &d);
-#ifdef WORMCAST_DEBUG
-		check(st == SIM_ENGINE_STOPPED && strstr(sim_error(g.sim), "router_sanity: node") &&
-		      strstr(sim_error(g.sim), "cycle "),
-		      "debug build: the next cycle stops the run: %s", sim_error(g.sim));
-#else
-		check(st == SIM_DONE && !network_sanity_error(g.net)[0],
-		      "release build: no check between cycles (status %d)", st);
-#endif
+		next_cycle_stops(&g, &d, "router_sanity: node");
 		r->credits_q[o] = saved;
 	}
 	rig_free(&g);
@@ -281,14 +299,12 @@ static void pair_walk_checks(int what)
 	int cycles = 0, broken = 0;
 	enum sim_status st = SIM_DONE;
 
+	/* rig_init()'s sinks stall: the pair walk covers sinks that never do. */
 	sim_config_defaults(&g.cfg);
-	topology_parse("hypercube:3", &g.cfg.topo, err, sizeof(err));
 	g.cfg.startup = 2;
 	g.cfg.pair_walk = true;
-	sim_config_router_params(&g.cfg, &g.params);
-	if (model_engine_create(&g.engine, &g.params) ||
-	    !(g.sim = sim_create_with_engine(&g.cfg, &g.engine, err, sizeof(err))) ||
-	    !network_pair_walk(g.net = model_engine_network(&g.engine))) {
+	if (topology_parse("hypercube:3", &g.cfg.topo, err, sizeof(err)) || rig_start(&g) ||
+	    !network_pair_walk(g.net)) {
 		check(0, "pair walk on hypercube:3: cannot set up");
 		return;
 	}
@@ -305,15 +321,7 @@ static void pair_walk_checks(int what)
 	pair_walk_corrupt(network_pair_walk(g.net), what);
 	check(pair_walk_sanity(network_pair_walk(g.net), err, sizeof(err)) && strstr(err, "pair_walk"),
 	      "pair walk: %s is reported: %s", names[what], err);
-	st = sim_step(g.sim, &d);
-#ifdef WORMCAST_DEBUG
-	check(st == SIM_ENGINE_STOPPED && strstr(sim_error(g.sim), "pair_walk") &&
-	      strstr(sim_error(g.sim), "cycle "),
-	      "debug build: the next cycle stops the run: %s", sim_error(g.sim));
-#else
-	check(st == SIM_DONE && !network_sanity_error(g.net)[0],
-	      "release build: no check between cycles (status %d)", st);
-#endif
+	next_cycle_stops(&g, &d, "pair_walk");
 	rig_free(&g);
 }
 

@@ -38,34 +38,18 @@
  *                  broadcast streams), a cycle limit inside a jump's reach, and the
  *                  registers of every router after the jump.
  * Every algorithm of the table runs on every small network it supports.
- * One line per check; the last line is "N passed, M failed"; exit 0 iff none failed.
+ * One line per check; the last line is "N passed, M failed" (check.h).
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "algos.h"
+#include "check.h"
 #include "latency.h"
+#include "same_run.h"
 #include "schedule.h"
 #include "skeleton.h"
-
-static int passed, failed;
-
-static void check(bool ok, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (ok)
-		passed++;
-	else
-		failed++;
-	printf("%s ", ok ? "ok  " : "FAIL");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	putchar('\n');
-}
 
 /* ---- the C model behind a table of its own: the NIs cannot take the direct path ---- */
 
@@ -117,40 +101,7 @@ static int table_engine(const struct sim_config *cfg, bool all_port, struct sim_
 	return 0;
 }
 
-/* The default configuration on network `net`; false (reported) if it does not parse. */
-static bool config_for(const char *net, bool all_port, struct sim_config *cfg)
-{
-	char err[256];
-
-	sim_config_defaults(cfg);
-	cfg->all_port = all_port;
-	if (topology_parse(net, &cfg->topo, err, sizeof(err)) == 0)
-		return true;
-	check(false, "%s: %s", net, err);
-	return false;
-}
-
 /* ---- algorithms ---- */
-
-static bool same_stats(const struct sim_stats *a, const struct sim_stats *b)
-{
-	return a->cycles_run == b->cycles_run && a->first_send == b->first_send &&
-	       a->last_delivery == b->last_delivery && a->messages == b->messages &&
-	       a->deliveries == b->deliveries && a->flits_delivered == b->flits_delivered &&
-	       a->link_moves == b->link_moves && a->conflict_cycles == b->conflict_cycles &&
-	       a->conflicts_measured == b->conflicts_measured && a->delivered_ok == b->delivered_ok;
-}
-
-static bool same_run(const struct algo_run *a, const struct algo_run *b)
-{
-	return a->status == b->status && same_stats(&a->stats, &b->stats) &&
-	       a->cycles == b->cycles && a->predicted == b->predicted &&
-	       !strcmp(a->formula, b->formula) && a->data_ok == b->data_ok &&
-	       !strcmp(a->error, b->error) && a->scheduled == b->scheduled &&
-	       !strcmp(a->schedule_text, b->schedule_text) && a->lower_bound == b->lower_bound &&
-	       a->packets == b->packets && !strcmp(a->bound_text, b->bound_text) &&
-	       a->prediction.published == b->prediction.published;
-}
 
 /*
  * ---- the skeleton's own driver: every word given (transport.stored_words), or head
@@ -606,22 +557,6 @@ static struct sim *run_traffic(const struct sim_config *cfg, struct engine *e, b
 	return s;
 }
 
-static bool same_messages(const struct sim *a, const struct sim *b)
-{
-	if (sim_message_count(a) != sim_message_count(b))
-		return false;
-	for (int i = 0; i < sim_message_count(a); i++) {
-		const struct message *x = sim_message(a, i), *y = sim_message(b, i);
-
-		if (!x || !y || x->source != y->source || x->len != y->len ||
-		    x->send_cycle != y->send_cycle || x->head_cycle != y->head_cycle ||
-		    x->tail_cycle != y->tail_cycle || x->delivered != y->delivered ||
-		    x->last_delivery != y->last_delivery || x->head != y->head)
-			return false;
-	}
-	return true;
-}
-
 static void one_traffic(const char *net, bool all_port)
 {
 	struct sim_config cfg, run_cfg;
@@ -825,6 +760,5 @@ int main(void)
 	one_traffic("torus:4x4", true);
 	direct_registers("hypercube:4");
 	direct_registers("mesh:4x4");
-	printf("%d passed, %d failed\n", passed, failed);
-	return failed ? 1 : 0;
+	return check_finish();
 }
