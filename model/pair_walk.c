@@ -343,7 +343,10 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
  * 2. The walk of the pairs with one output; the flits put on links.  The network's
  * words in locals (restrict): a store into a ring or an input may alias them
  * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
- * cost 65 instructions a move with them read through w).
+ * cost 65 instructions a move with them read through w).  The moves are written out
+ * here rather than shared with walk_fans() (push(), pop(), mark_ejection() taking these
+ * locals and constants, always_inline): that form cost cg6 with --pair-walk 156.89 /
+ * 143.28 / 142.34 against 153.38 / 142.14 / 141.03 (final review, fourteenth session).
  */
 static inline __attribute__((always_inline)) uint64_t
 walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
