@@ -61,6 +61,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 		return NULL;
 	w->params = p;
 	w->routers = routers;
+	w->route_kind = router_route_kind(p);
 	w->nodes = t->nodes;
 	w->ports = t->ports;
 	w->n_in = 2 * t->ports;
@@ -158,68 +159,135 @@ bool pair_walk_inj_credited(const struct pair_walk *w, int node, int channel)
 	return w->cycle && w->in[(node << w->shift) | (w->ports + channel)].pop_cyc == w->cycle - 1;
 }
 
-/* A granted head at input xi of node (its route req) becomes a pair. */
-static inline __attribute__((always_inline)) void
-grant(struct pair_walk *w, int node, int32_t xi, uint32_t req)
+/*
+ * A granted head with several outputs (a B tree or path, R+IR) becomes a fan: out of
+ * line, so that the one-output grant in allocate_as() keeps its locals in registers.
+ */
+static __attribute__((noinline)) void grant_fan(struct pair_walk *w, int node, int32_t xi,
+						uint32_t req)
 {
 	uint32_t links = req & w->link_mask;
-	struct pw_pair *k = &w->pairs[w->npairs++];
+	struct pw_fan *g = &w->fans[w->nfans++];
 
-	if (!(req & ~w->link_mask) && links && !(links & (links - 1))) {
-		int32_t yi = w->down[node * w->ports + __builtin_ctz(links)];
-
-		*k = (struct pw_pair){ .px = &w->in[xi], .py = &w->in[yi], .x = xi, .y = yi,
-				       .node = node, .obit = links };
-	} else if (!links) {
-		*k = (struct pw_pair){ .px = &w->in[xi], .py = NULL, .x = xi, .y = -1, .node = node,
-				       .obit = 0 };
-	} else {
-		w->npairs--;	/* not a one-output pair */
-		struct pw_fan *g = &w->fans[w->nfans++];
-
-		g->x = xi;
-		g->node = node;
-		g->obit = links;
-		g->ej = (req & ~w->link_mask) != 0;
-		g->ny = 0;
-		for (uint32_t m = links; m; m &= m - 1)
-			g->y[g->ny++] = w->down[node * w->ports + __builtin_ctz(m)];
-	}
-	w->in[xi].route = req;
-	w->in[xi].req = 0;
+	g->x = xi;
+	g->node = node;
+	g->obit = links;
+	g->ej = (req & ~w->link_mask) != 0;
+	g->ny = 0;
+	for (uint32_t m = links; m; m &= m - 1)
+		g->y[g->ny++] = w->down[node * w->ports + __builtin_ctz(m)];
 }
 
 /*
- * The route of head f at input i of router r (section 8): a unicast inline where the
- * routers' join routes it inline (router_unicast_port(), from the router's constants),
- * every other by route_of().  The call cost about 66 instructions a head; inline, the
- * step (cg6 with --pair-walk, step_pair_walk() inclusive) went from 155.1 to 149.9 a
- * flit-hop on direx Q_8, from 153.6 to 147.4 on uniform 8x8 (pbcast's B heads +0.5).
+ * The route of head f at input i of node (section 8): a unicast inline where the
+ * routers' join routes it inline (route_kind, router_unicast_port()), every other by
+ * route_of().  The call cost about 66 instructions a head; inline, the step (cg6 with
+ * --pair-walk, step_pair_walk() inclusive) went from 155.1 to 149.9 a flit-hop on
+ * direx Q_8, from 153.6 to 147.4 on uniform 8x8 (pbcast's B heads +0.5).  On the
+ * hypercube the router's line is not read (router_cube_port() from the node alone).
  */
 static inline __attribute__((always_inline)) uint32_t
-head_route(const struct pair_walk *w, const struct router *r, flit_t f, int i)
+head_route(const struct pair_walk *w, int node, flit_t f, int i)
 {
 	uint64_t payload = flit_payload(f);
+	int dest, port;
 
-	if (r->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
-		return route_of(w->params, r->node, f, i);
+	if (w->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
+		return route_of(w->params, node, f, i);
+	dest = (int)hdr_address_of(payload);
+	if (w->route_kind == ROUTER_ROUTE_CUBE)
+		port = router_cube_port(node, dest);
+	else
+		port = router_unicast_port(&w->routers[node], dest);
 	/* All-port: link input i ejects to output ports + i; an injection input to none. */
-	return unicast_route(payload, router_unicast_port(r, (int)hdr_address_of(payload)),
-			     i < w->ports ? 1u << (w->ports + i) : 0);
+	return unicast_route(payload, port, i < w->ports ? 1u << (w->ports + i) : 0);
 }
 
 /*
- * 1. Allocation in cycle now: each router with heads at its inputs' fronts, in the
- * order rr, rr + 1, ... mod NIn (section 7, step 4).  True if a head waited.
+ * 1. Allocation: the head at input i of node (section 7, steps 4 and 5), against the
+ * outputs its router's pairs own (taken[node], updated): granted, it becomes a pair.
+ * Returns 0 if granted, else the input's bit (to ask again next cycle), with *conflict
+ * set if it waited for an owned output.
  */
-static inline __attribute__((always_inline)) bool
-allocate_as(struct pair_walk *w, uint64_t now, const int shift)
+static inline __attribute__((always_inline)) uint32_t
+allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int shift,
+	      const int rs)
+{
+	const uint32_t lm = w->link_mask;
+	const int32_t xi = (node << shift) | i;
+	struct pw_input *const x = &w->in[xi];
+	const flit_t f = rs <= PW_RING_IN_SHIFT ? x->ring[x->rd & ((1u << rs) - 1)]
+						: w->buf[((size_t)xi << rs) + (x->rd & ((1u << rs) - 1))];
+	uint32_t req = x->req;
+	uint32_t tk = w->taken[node];
+
+	if (!req)
+		req = head_route(w, node, f, i);
+	if (req & tk) {
+		x->req = req;
+		*conflict = true;
+		return 1u << i;
+	}
+	/*
+	 * A route with no output (a head injected at its own destination) is granted and
+	 * never moves, as in the router: asked again every cycle.
+	 */
+	if (!req)
+		return 1u << i;
+	w->taken[node] = tk | (req & lm);
+	w->head[xi] = f;
+	x->route = req;
+	x->req = 0;
+	if (!(req & lm)) {	/* its ejection alone */
+		w->pairs[w->npairs++] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1,
+							  .node = node, .obit = 0 };
+	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
+		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
+
+		w->pairs[w->npairs++] = (struct pw_pair){ .px = x, .py = &w->in[yi], .x = xi,
+							  .y = yi, .node = node, .obit = req };
+	} else {
+		grant_fan(w, node, xi, req);
+	}
+	return 0;
+}
+
+/*
+ * Several heads at node's inputs (the bits of heads), in the order rr, rr + 1, ... mod
+ * NIn (section 7, step 4): rotated by rr, so that one ascending scan is that order (bit
+ * j is input (j + rr) mod NIn; two halves cost the step 1.1 a flit-hop more on direx
+ * Q_8, 1.0 on uniform 8x8).  Out of line: most router visits allocate one head.
+ */
+static __attribute__((noinline)) uint32_t
+allocate_heads(struct pair_walk *w, int node, uint64_t heads, int rr, bool *conflict)
 {
 	const int n_in = w->n_in;
-	const uint64_t in_all = (1ull << n_in) - 1;
-	int rr = (int)(now % (uint64_t)n_in);
-	uint32_t *pc = w->pend[now & 1], *pn = w->pend[(now + 1) & 1];
-	uint64_t *hc = w->hact[now & 1], *hn = w->hact[(now + 1) & 1];
+	uint32_t again = 0;
+
+	heads = (heads >> rr | heads << (n_in - rr)) & ((1ull << n_in) - 1);
+	for (; heads; heads &= heads - 1) {
+		int j = __builtin_ctzll(heads) + rr;
+
+		again |= allocate_head(w, node, j < n_in ? j : j - n_in, conflict, w->shift,
+				       w->ring_shift);
+	}
+	return again;
+}
+
+/*
+ * 1. Allocation in cycle now: each router with heads at its inputs' fronts.  True if a
+ * head waited.  A router's one head is allocated inline, with no order to keep, and
+ * the network's words are read where they are used: in the first form (the heads'
+ * rotated scan inline for every router, w's words in locals) the locals spilled, and
+ * the allocation was about 190 instructions a head granted on uniform 8x8, 150 on
+ * direx Q_8.
+ */
+static inline __attribute__((always_inline)) bool
+allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs)
+{
+	uint32_t *const pc = w->pend[now & 1], *const pn = w->pend[(now + 1) & 1];
+	uint64_t *const hc = w->hact[now & 1], *const hn = w->hact[(now + 1) & 1];
+	const int rr = (int)(now % (uint64_t)w->n_in);
 	bool conflict = false;
 
 	for (int k = 0; k < w->hwords; k++) {
@@ -227,66 +295,40 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift)
 
 		hc[k] = 0;
 		for (; am; am &= am - 1) {
-			int node = k * 64 + __builtin_ctzll(am);
-			const struct router *r = &w->routers[node];
-			uint32_t tk = w->taken[node], wait = 0, again = 0;
-			uint64_t heads = pc[node];
-			/*
-			 * The heads rotated by rr, so that one ascending scan is the order rr,
-			 * rr + 1, ... mod NIn: bit j is input (j + rr) mod NIn.  Two halves
-			 * (those from rr up, then those below it) cost the step 1.1 a
-			 * flit-hop more on direx Q_8 (96.6), 1.0 on uniform 8x8 (104.0).
-			 */
-			uint64_t rot = (heads >> rr | heads << (n_in - rr)) & in_all;
+			const int node = k * 64 + __builtin_ctzll(am);
+			const uint32_t heads = pc[node];
+			uint32_t again;
 
 			pc[node] = 0;
-			for (uint64_t m = rot; m; m &= m - 1) {
-				int j = __builtin_ctzll(m) + rr;
-				int i = j < n_in ? j : j - n_in;
-				int32_t xi = (node << shift) | i;
-				struct pw_input *x = &w->in[xi];
-				flit_t f = pw_ring(w, xi)[x->rd & w->ring_mask];
-				uint32_t req = x->req ? x->req : head_route(w, r, f, i);
-
-				if (req & tk) {
-					x->req = req;
-					wait |= 1u << i;
-					continue;
-				}
-				/*
-				 * A route with no output (a head injected at its own
-				 * destination) is granted and never moves, as in the
-				 * router: asked again every cycle.
-				 */
-				if (!req) {
-					again |= 1u << i;
-					continue;
-				}
-				tk |= req & w->link_mask;
-				w->head[xi] = f;
-				grant(w, node, xi, req);
-			}
-			w->taken[node] = tk;
-			if (wait | again) {
-				pn[node] |= wait | again;
+			if (!(heads & (heads - 1)))
+				again = allocate_head(w, node, __builtin_ctz(heads), &conflict,
+						      shift, rs);
+			else
+				again = allocate_heads(w, node, heads, rr, &conflict);
+			if (again) {
+				pn[node] |= again;
 				hn[node >> 6] |= 1ull << (node & 63);
-				conflict |= wait != 0;
 			}
 		}
 	}
 	return conflict;
 }
 
-/* allocate_as() compiled for 8, 16 and 32 inputs a router, as the walk (walk_pairs()). */
+/*
+ * allocate_as() compiled for 8, 16 and 32 inputs a router with a ring of 4 in its
+ * input, as the walk (walk_pairs()).
+ */
 static __attribute__((noinline)) bool allocate(struct pair_walk *w, uint64_t now)
 {
-	if (w->shift == 3)
-		return allocate_as(w, now, 3);
-	if (w->shift == 4)
-		return allocate_as(w, now, 4);
-	if (w->shift == 5)
-		return allocate_as(w, now, 5);
-	return allocate_as(w, now, w->shift);
+	if (w->ring_shift == 2) {
+		if (w->shift == 3)
+			return allocate_as(w, now, 3, 2);
+		if (w->shift == 4)
+			return allocate_as(w, now, 4, 2);
+		if (w->shift == 5)
+			return allocate_as(w, now, 5, 2);
+	}
+	return allocate_as(w, now, w->shift, w->ring_shift);
 }
 
 /* Input xi ejects f in this step (its channel is its index). */
@@ -762,6 +804,18 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 				 w->taken[v], owned[v]);
 			goto out;
 		}
+	/*
+	 * A router is marked in hact iff it has heads pending: allocate_as() takes the one
+	 * head of a router by its bit, with no test of an empty word.
+	 */
+	for (int p = 0; p < 2; p++)
+		for (int v = 0; v < w->nodes; v++)
+			if (!(w->hact[p][v >> 6] >> (v & 63) & 1) != !w->pend[p][v]) {
+				snprintf(why, len, "pair_walk: node %d: heads pending %#x, marked %d "
+					 "(cycle parity %d)", v, w->pend[p][v],
+					 (int)(w->hact[p][v >> 6] >> (v & 63) & 1), p);
+				goto out;
+			}
 	for (size_t k = 0; k < inputs; k++) {
 		const struct pw_input *x = &w->in[k];
 
@@ -787,6 +841,14 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 		w->in[0].wr += (uint32_t)w->depth + 1;
 	else if (what == 1)
 		w->taken[0] ^= 1;
-	else if (k)	/* the spare input past the last: always empty, so the walk skips it */
+	else if (what == 2 && k)	/* the spare input past the last: always empty, so the walk skips it */
 		k->px = &w->in[(size_t)w->nodes << w->shift];
+	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
+		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
+
+		if (w->pend[p][v])
+			w->hact[p][v >> 6] &= ~(1ull << (v & 63));
+		else
+			w->pend[p][v] = 1;
+	}
 }

@@ -118,6 +118,7 @@ struct pair_walk {
 	 * reads, are derived from the rings (pair_walk_inj_held(), pair_walk_inj_credited()).
 	 */
 	struct router *routers;
+	uint8_t route_kind;	/* the routers' (a constant): how head_route() routes a unicast */
 	uint64_t cycle;		/* the cycle being prepared: the last step's + 1 */
 	uint64_t link_moves, conflict_cycles;
 	int last_moves;

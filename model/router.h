@@ -324,6 +324,16 @@ unicast_route(uint64_t payload, int port, uint32_t eject)
 }
 
 /*
+ * ROUTER_ROUTE_CUBE's port from node to dest: the lowest dimension of node ^ dest, -1
+ * at dest.  Apart, so that the pair walk routes a hypercube's head from its node
+ * alone, without reading the router's line.
+ */
+static inline __attribute__((always_inline)) int router_cube_port(int node, int dest)
+{
+	return dest == node ? -1 : __builtin_ctz((unsigned)(node ^ dest));
+}
+
+/*
  * unicast_next_port() of this router to dest, by route_kind (not ROUTER_ROUTE_CALL):
  * on the hypercube the lowest dimension of node ^ dest, on the mesh the column
  * first (XY) or the row first (YX); -1 at dest.  The join's (router.c) and the pair
@@ -336,7 +346,7 @@ router_unicast_port(const struct router *r, int dest)
 	bool y;
 
 	if (r->route_kind == ROUTER_ROUTE_CUBE)
-		return dest == r->node ? -1 : __builtin_ctz((unsigned)(r->node ^ dest));
+		return router_cube_port(r->node, dest);
 	dr = dest / r->mesh_cols;
 	dc = dest - dr * r->mesh_cols;
 	if (dc == r->mesh_col && dr == r->mesh_row)

@@ -286,12 +286,14 @@ static void injection_credits(void)
  * The pair walk (--pair-walk, model/pair_walk.h): its invariants hold in every cycle of
  * a busy run (R, R+IR and a B), and a debug build stops the run at the step after its
  * state is corrupted (a ring holding more than depth flits; a link output owned by
- * no pair; a pair's address of another input than its own).
+ * no pair; a pair's address of another input than its own; heads pending at a router
+ * not marked as having them, which the allocation's one-head path relies on).
  */
 static void pair_walk_checks(int what)
 {
 	static const char *const names[] = { "a ring over its depth", "an output owned by no pair",
-					     "a pair's address of another input" };
+					     "a pair's address of another input",
+					     "heads pending at an unmarked router" };
 	struct rig g;
 	bool with_b = true;
 	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
@@ -338,5 +340,6 @@ int main(void)
 	pair_walk_checks(0);
 	pair_walk_checks(1);
 	pair_walk_checks(2);
+	pair_walk_checks(3);
 	return check_finish();
 }
