@@ -413,10 +413,11 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	/*
 	 * The pairs by address, not by index: the index's scaling and add cost a visit
 	 * about 4 (cg6 with --pair-walk 153.38 / 131.88 / 131.32 by index, 151.38 /
-	 * 126.93 / 126.87 by address).
+	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
+	 * where a head, a tail or an ejection needs them: read at each visit, they cost
+	 * cg6 2.0 / 2.9 / 2.7 more.
 	 */
 	while (k < end) {
-		const int32_t xi = k->x, yi = k->y;
 		struct pw_input *const x = k->px;
 		const uint32_t rd = x->rd;
 		flit_t f;
@@ -439,20 +440,24 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 				k++;
 				continue;
 			}
-			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
+			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)k->x << rs) + (rd & rm)];
 			if (rs <= PW_RING_IN_SHIFT)
 				y->ring[wr & rm] = f;
 			else
-				buf[((size_t)yi << rs) + (wr & rm)] = f;
+				buf[((size_t)k->y << rs) + (wr & rm)] = f;
 			y->wr = wr + 1;
 			y->push_cyc = now;
 			/* A head into an empty input: allocated in the next cycle, when it is seen. */
 			if (flit_is_head(f) && wr == y->rd) {
+				const int32_t yi = k->y;
+
 				pn[yi >> shift] |= 1u << (yi & imask);
 				hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
 			}
 			moves++;
 		} else {
+			const int32_t xi = k->x;
+
 			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
 			ejb[xi >> 6] |= 1ull << (xi & 63);
 			ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
@@ -462,7 +467,9 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		x->pop_cyc = now;
 		if (flit_is_tail(f)) {
 			/* 9. The tail frees the output; the next message's head is allocated next. */
-			taken[xi >> shift] &= ~k->obit;
+			const int32_t xi = k->x;
+
+			taken[k->node] &= ~k->obit;
 			x->route = 0;
 			if (x->wr != rd + 1) {
 				pn[xi >> shift] |= 1u << (xi & imask);
@@ -550,11 +557,17 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 	return moves;
 }
 
-/* 3. The ejections of the step, in node order, then channel order (section 9). */
-static int list_ejections(struct pair_walk *w, struct channel_event *e)
+/*
+ * 3. The ejections of the step, in node order, then channel order (section 9).  Out of
+ * line: inlined into pair_walk_step(), its loop spilled the input's index (17
+ * instructions an ejection on direx Q_8; cg6 with --pair-walk 149.38 / 124.00 / 124.13
+ * inline, 146.87 / 123.46 / 123.85 out of line).
+ */
+static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct channel_event *e)
 {
 	struct channel_event *start = e;
-	int in_mask = (1 << w->shift) - 1;
+	const int shift = w->shift, in_mask = (1 << shift) - 1;
+	const flit_t *const ejf = w->ejf;
 
 	for (int s = 0; s < (w->ejwords + 63) / 64; s++) {
 		uint64_t sum = w->ejsum[s];
@@ -569,7 +582,7 @@ static int list_ejections(struct pair_walk *w, struct channel_event *e)
 				int xi = word * 64 + __builtin_ctzll(b);
 
 				*e++ = (struct channel_event){
-					.node = xi >> w->shift, .channel = xi & in_mask, .flit = w->ejf[xi] };
+					.node = xi >> shift, .channel = xi & in_mask, .flit = ejf[xi] };
 			}
 		}
 	}
