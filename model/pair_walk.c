@@ -180,22 +180,22 @@ static __attribute__((noinline)) void grant_fan(struct pair_walk *w, int node, i
 
 /*
  * The route of head f at input i of node (section 8): a unicast inline where the
- * routers' join routes it inline (route_kind, router_unicast_port()), every other by
- * route_of().  The call cost about 66 instructions a head; inline, the step (cg6 with
+ * routers' join routes it inline (kind: the network's route_kind; router_cube_port(),
+ * router_unicast_port()), every other by route_of().  The call cost about 66 instructions a head; inline, the step (cg6 with
  * --pair-walk, step_pair_walk() inclusive) went from 155.1 to 149.9 a flit-hop on
  * direx Q_8, from 153.6 to 147.4 on uniform 8x8 (pbcast's B heads +0.5).  On the
  * hypercube the router's line is not read (router_cube_port() from the node alone).
  */
 static inline __attribute__((always_inline)) uint32_t
-head_route(const struct pair_walk *w, int node, flit_t f, int i)
+head_route(const struct pair_walk *w, int node, flit_t f, int i, const int kind)
 {
 	uint64_t payload = flit_payload(f);
 	int dest, port;
 
-	if (w->route_kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
+	if (kind == ROUTER_ROUTE_CALL || hdr_type_of(payload) == HDR_B)
 		return route_of(w->params, node, f, i);
 	dest = (int)hdr_address_of(payload);
-	if (w->route_kind == ROUTER_ROUTE_CUBE)
+	if (kind == ROUTER_ROUTE_CUBE)
 		port = router_cube_port(node, dest);
 	else
 		port = router_unicast_port(&w->routers[node], dest);
@@ -211,7 +211,7 @@ head_route(const struct pair_walk *w, int node, flit_t f, int i)
  */
 static inline __attribute__((always_inline)) uint32_t
 allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int shift,
-	      const int rs)
+	      const int rs, const int kind)
 {
 	const uint32_t lm = w->link_mask;
 	const int32_t xi = (node << shift) | i;
@@ -222,7 +222,7 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 	uint32_t tk = w->taken[node];
 
 	if (!req)
-		req = head_route(w, node, f, i);
+		req = head_route(w, node, f, i, kind);
 	if (req & tk) {
 		x->req = req;
 		*conflict = true;
@@ -259,9 +259,10 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
  * Q_8, 1.0 on uniform 8x8).  Out of line: most router visits allocate one head.
  */
 static __attribute__((noinline)) uint32_t
-allocate_heads(struct pair_walk *w, int node, uint64_t heads, int rr, bool *conflict)
+allocate_heads(struct pair_walk *w, int node, uint64_t heads, uint64_t now, bool *conflict)
 {
 	const int n_in = w->n_in;
+	const int rr = (int)(now % (uint64_t)n_in);	/* here: not a division every cycle */
 	uint32_t again = 0;
 
 	heads = (heads >> rr | heads << (n_in - rr)) & ((1ull << n_in) - 1);
@@ -269,7 +270,7 @@ allocate_heads(struct pair_walk *w, int node, uint64_t heads, int rr, bool *conf
 		int j = __builtin_ctzll(heads) + rr;
 
 		again |= allocate_head(w, node, j < n_in ? j : j - n_in, conflict, w->shift,
-				       w->ring_shift);
+				       w->ring_shift, w->route_kind);
 	}
 	return again;
 }
@@ -283,11 +284,10 @@ allocate_heads(struct pair_walk *w, int node, uint64_t heads, int rr, bool *conf
  * direx Q_8.
  */
 static inline __attribute__((always_inline)) bool
-allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs)
+allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs, const int kind)
 {
 	uint32_t *const pc = w->pend[now & 1], *const pn = w->pend[(now + 1) & 1];
 	uint64_t *const hc = w->hact[now & 1], *const hn = w->hact[(now + 1) & 1];
-	const int rr = (int)(now % (uint64_t)w->n_in);
 	bool conflict = false;
 
 	for (int k = 0; k < w->hwords; k++) {
@@ -302,9 +302,9 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs)
 			pc[node] = 0;
 			if (!(heads & (heads - 1)))
 				again = allocate_head(w, node, __builtin_ctz(heads), &conflict,
-						      shift, rs);
+						      shift, rs, kind);
 			else
-				again = allocate_heads(w, node, heads, rr, &conflict);
+				again = allocate_heads(w, node, heads, now, &conflict);
 			if (again) {
 				pn[node] |= again;
 				hn[node >> 6] |= 1ull << (node & 63);
@@ -316,19 +316,24 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs)
 
 /*
  * allocate_as() compiled for 8, 16 and 32 inputs a router with a ring of 4 in its
- * input, as the walk (walk_pairs()).
+ * input, as the walk (walk_pairs()), and for the routes inline of the hypercube and
+ * the XY mesh (the kind a constant, head_route()'s tests of it go: cg6 with
+ * --pair-walk 146.87 / 123.45 / 123.78 with the kind read from w, 146.87 / 120.92 /
+ * 123.28 compiled).
  */
 static __attribute__((noinline)) bool allocate(struct pair_walk *w, uint64_t now)
 {
-	if (w->ring_shift == 2) {
+	if (w->ring_shift == 2 && w->route_kind == ROUTER_ROUTE_CUBE) {
 		if (w->shift == 3)
-			return allocate_as(w, now, 3, 2);
+			return allocate_as(w, now, 3, 2, ROUTER_ROUTE_CUBE);
 		if (w->shift == 4)
-			return allocate_as(w, now, 4, 2);
+			return allocate_as(w, now, 4, 2, ROUTER_ROUTE_CUBE);
 		if (w->shift == 5)
-			return allocate_as(w, now, 5, 2);
+			return allocate_as(w, now, 5, 2, ROUTER_ROUTE_CUBE);
 	}
-	return allocate_as(w, now, w->shift, w->ring_shift);
+	if (w->ring_shift == 2 && w->route_kind == ROUTER_ROUTE_MESH_XY && w->shift == 3)
+		return allocate_as(w, now, 3, 2, ROUTER_ROUTE_MESH_XY);
+	return allocate_as(w, now, w->shift, w->ring_shift, w->route_kind);
 }
 
 /* Input xi ejects f in this step (its channel is its index). */
