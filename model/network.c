@@ -98,7 +98,8 @@ struct network {
 	/*
 	 * The pair walk (network_use_pair_walk()), or NULL: the routers step.  The
 	 * functions the sim calls once a cycle test it (network_step(), the lists and
-	 * counters); those the NI calls for each channel do not (step_pair_walk()).
+	 * counters); those the NI's loops call for each channel do not
+	 * (network_routers_inject(), network_routers_inj_held()).
 	 */
 	struct pair_walk *pw;
 };
@@ -301,12 +302,30 @@ const struct router *network_router(const struct network *n, int node) { return 
  * without: 1.008x, pbcast 1.034x, direx 1.019x (within the noise; instructions
  * -0.2 a flit-hop).
  */
-void network_inject(struct network *n, int node, int channel, flit_t flit)
+void network_routers_inject(struct network *n, int node, int channel, flit_t flit)
 {
 	struct router *r = &n->routers[node];
 
 	router_drive_flit(r, n->cycle, n->links + channel, flit);
 	wake_now(n, node);
+}
+
+/*
+ * The NI's loops call network_routers_inject() (the routers) or pair_walk_inject() (the
+ * pair walk) and test no core a flit (a test of it here, in network_inj_held() and
+ * in network_inj_credited() cost cg6 direx and uniform 3.3 instructions a flit-hop
+ * with --pair-walk off); another caller (an engine's table, the tests) comes here.
+ * Under the pair walk its flit goes into the ring as the NI's do.  (It went onto the
+ * routers' wires, which the step then scanned every cycle for it: the active set's
+ * words, cg6 with --pair-walk 146.87 / 120.92 / 123.28 with the scan, 145.31 /
+ * 119.89 / 122.59 without.)
+ */
+void network_inject(struct network *n, int node, int channel, flit_t flit)
+{
+	if (n->pw)
+		pair_walk_inject(n->pw, node, channel, flit);
+	else
+		network_routers_inject(n, node, channel, flit);
 }
 
 void network_return_ejection_credits(struct network *n)
@@ -819,36 +838,11 @@ static int inj_credits_sanity(struct network *n, char *why, size_t len)
 #endif
 
 /*
- * The pair walk's cycle (network_use_pair_walk()).  The NI writes its flits into the
- * rings itself (pair_walk_inject()); a caller of network_inject(), which tests no core
- * (a test there, in network_inj_held() and in network_inj_credited() cost cg6 direx
- * 3.3 and uniform 3.3 instructions a flit-hop with the option off), drove them onto
- * the routers' injection wires, so they are taken from there, from the routers it woke.
- */
-static void pair_walk_injections(struct network *n)
-{
-	int slot = n->cycle & 1;
-
-	for (int w = 0; w < active_words(n); w++) {
-		uint64_t b = active_word(n, slot, w);
-
-		if (!b)
-			continue;
-		for (; b; b &= b - 1)
-			pair_walk_take_injections(n->pw, &n->routers[active_first(n, w, b)], slot);
-		if (!n->small)
-			memset(n->active[slot] + 8 * w, 0, 8);
-	}
-	n->small_set[slot] = 0;
-}
-
-/*
  * The pair walk's step, out of line: flatten (network_step()) would inline it, and the
  * routers' loop then lost registers (cg6 direx 140.79 -> 145.26 with the option off).
  */
 static __attribute__((noinline)) void step_pair_walk(struct network *n, uint64_t cycle)
 {
-	pair_walk_injections(n);
 	pair_walk_step(n->pw, cycle);
 	n->cycle = cycle + 1;
 #ifdef WORMCAST_DEBUG

@@ -43,8 +43,16 @@ void network_destroy(struct network *n);
 const struct router_params *network_params(const struct network *n);
 int network_channels(const struct network *n);	/* E: ejection channels per node (J = P) */
 
-/* Drive this cycle's NI outputs into the routers. */
+/*
+ * Drive this cycle's NI outputs into the routers (under the pair walk: into its ring,
+ * pair_walk_inject()).
+ */
 void network_inject(struct network *n, int node, int channel, flit_t flit);
+/*
+ * network_inject() of a network the routers step (not the pair walk): for the NI's
+ * routers' loop, which tests the core once a pass, not once a flit.
+ */
+void network_routers_inject(struct network *n, int node, int channel, flit_t flit);
 void network_return_credit(struct network *n, int node, int channel);
 
 /*

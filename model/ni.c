@@ -496,7 +496,7 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 			if (pw)
 				pair_walk_inject(pw, ch->node, ch->channel, f);
 			else if (net)
-				network_inject(net, ch->node, ch->channel, f);
+				network_routers_inject(net, ch->node, ch->channel, f);
 			else
 				e->ops->inject(e->impl, ch->node, ch->channel, f);
 #ifndef WORMCAST_DEBUG
@@ -543,8 +543,8 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 }
 
 /*
- * flatten: the C model's network_inject() and network_return_credit() inlined (they
- * have other callers, so link-time optimisation would otherwise keep them calls).
+ * flatten: the C model's network_routers_inject() and network_return_credit() inlined
+ * (they have other callers, so link-time optimisation would otherwise keep them calls).
  */
 __attribute__((flatten)) int
 ni_drive(struct ni *n, const struct engine *e, struct network *net, uint64_t now,

@@ -22,11 +22,11 @@
  * every cycle, reads its masks, evaluates its ports and drives its wires and credits;
  * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
  * session's prototype measured 70 to 82 instructions a flit-hop in the step against
- * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  This
- * first stage is not there yet: 95 to 129 in the step against the routers' 94 to 148
- * (below them on uniform traffic, level on the exchange, above on the broadcast, which
- * has no fast-forward under it: docs/performance.md, "Fourteenth session (pair)" and
- * its rounds 2 and 3), so it is an option, off by default.
+ * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  The
+ * step is now 73 to 122 against the routers' 94 to 148 (below them on the exchange and
+ * uniform traffic, above on the broadcast, which has no fast-forward under it:
+ * docs/performance.md, "Fourteenth session (pair)" and "Fifteenth session (pair)");
+ * it is an option, off by default, until it covers what the routers do.
  */
 #include "pair_walk_state.h"
 
@@ -138,16 +138,6 @@ void pair_walk_destroy(struct pair_walk *w)
 	free(w->ejf);
 	free(w->inj_credit);
 	free(w);
-}
-
-void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot)
-{
-	for (uint32_t m = r->in_valid[slot]; m; m &= m - 1) {
-		int i = __builtin_ctz(m);
-
-		pw_inject_at(w, (r->node << w->shift) | i, r->in[i].flit[slot]);
-	}
-	r->in_valid[slot] = 0;
 }
 
 /*

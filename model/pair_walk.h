@@ -39,24 +39,17 @@ struct pair_walk;
 
 /* True if the pair walk is exact for a network of parameters p whose sinks never stall. */
 bool pair_walk_covers(const struct router_params *p);
-/*
- * The routers of the network: their constants and the injection wires of a caller that
- * drives them (none of their registers is kept).
- */
+/* The routers of the network: their constants (none of their registers is kept). */
 struct pair_walk *pair_walk_create(const struct router_params *p, struct router *routers);
 void pair_walk_destroy(struct pair_walk *w);
 
 /*
  * Whether injection channel (node, channel) freed an entry in the last step.  The NI's
- * flit into it (pair_walk_inject(): model/ni.c calls it in place of network_inject())
- * and the flits it holds (pair_walk_inj_held()) are inline, in pair_walk_state.h.
+ * flit into it (pair_walk_inject(): model/ni.c's pair walk loop, and network_inject()
+ * under the pair walk) and the flits it holds (pair_walk_inj_held()) are inline, in
+ * pair_walk_state.h.
  */
 bool pair_walk_inj_credited(const struct pair_walk *w, int node, int channel);
-/*
- * The flits on router r's injection wires of slot, driven there by network_inject()
- * (which tests no core: another engine's caller, the tests): into the rings.
- */
-void pair_walk_take_injections(struct pair_walk *w, struct router *r, int slot);
 
 /* network.h's functions of the same names, for a network the pair walk steps. */
 void pair_walk_step(struct pair_walk *w, uint64_t cycle);

@@ -112,10 +112,10 @@ struct pair_walk {
 	int ej_cur;
 	struct channel_event *inj_credit;
 	/*
-	 * The routers: their constants (the inline route, head_route()) and the wires of
-	 * a caller that drives flits into them (pair_walk_take_injections()).  Their
-	 * registers are not kept: the injection inputs' count and credit bit, which the NI
-	 * reads, are derived from the rings (pair_walk_inj_held(), pair_walk_inj_credited()).
+	 * The routers: their constants (the inline route on the mesh, head_route()).
+	 * Their registers are not kept: the injection inputs' count and credit bit, which
+	 * the NI reads, are derived from the rings (pair_walk_inj_held(),
+	 * pair_walk_inj_credited()).
 	 */
 	struct router *routers;
 	uint8_t route_kind;	/* the routers' (a constant): how head_route() routes a unicast */
