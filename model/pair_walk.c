@@ -171,10 +171,12 @@ static __attribute__((noinline)) void grant_fan(struct pair_walk *w, int node, i
 /*
  * The route of head f at input i of node (section 8): a unicast inline where the
  * routers' join routes it inline (kind: the network's route_kind; router_cube_port(),
- * router_unicast_port()), every other by route_of().  The call cost about 66 instructions a head; inline, the step (cg6 with
- * --pair-walk, step_pair_walk() inclusive) went from 155.1 to 149.9 a flit-hop on
- * direx Q_8, from 153.6 to 147.4 on uniform 8x8 (pbcast's B heads +0.5).  On the
- * hypercube the router's line is not read (router_cube_port() from the node alone).
+ * router_unicast_port_as()), every other by route_of().  The call cost about 66
+ * instructions a head; inline, the step (cg6 with --pair-walk, step_pair_walk()
+ * inclusive) went from 155.1 to 149.9 a flit-hop on direx Q_8, from 153.6 to 147.4 on
+ * uniform 8x8 (pbcast's B heads +0.5).  On the hypercube the router's line is not read
+ * (router_cube_port() from the node alone); on the mesh the kind is the caller's
+ * constant, not the router's byte (uniform 8x8: cg6 122.59 -> 121.42).
  */
 static inline __attribute__((always_inline)) uint32_t
 head_route(const struct pair_walk *w, int node, flit_t f, int i, const int kind)
@@ -188,7 +190,7 @@ head_route(const struct pair_walk *w, int node, flit_t f, int i, const int kind)
 	if (kind == ROUTER_ROUTE_CUBE)
 		port = router_cube_port(node, dest);
 	else
-		port = router_unicast_port(&w->routers[node], dest);
+		port = router_unicast_port_as(&w->routers[node], dest, kind);
 	/* All-port: link input i ejects to output ports + i; an injection input to none. */
 	return unicast_route(payload, port, i < w->ports ? 1u << (w->ports + i) : 0);
 }

@@ -340,19 +340,26 @@ static inline __attribute__((always_inline)) int router_cube_port(int node, int 
  * walk's (pair_walk.c): shared, so that the routes inline are one code.
  */
 static inline __attribute__((always_inline)) int
-router_unicast_port(const struct router *r, int dest)
+router_unicast_port_as(const struct router *r, int dest, const int kind)
 {
 	int dr, dc;
 	bool y;
 
-	if (r->route_kind == ROUTER_ROUTE_CUBE)
+	if (kind == ROUTER_ROUTE_CUBE)
 		return router_cube_port(r->node, dest);
 	dr = dest / r->mesh_cols;
 	dc = dest - dr * r->mesh_cols;
 	if (dc == r->mesh_col && dr == r->mesh_row)
 		return -1;
-	y = dc == r->mesh_col || (r->route_kind == ROUTER_ROUTE_MESH_YX && dr != r->mesh_row);
+	y = dc == r->mesh_col || (kind == ROUTER_ROUTE_MESH_YX && dr != r->mesh_row);
 	return y ? (dr > r->mesh_row ? PORT_S : PORT_N) : (dc > r->mesh_col ? PORT_E : PORT_W);
+}
+
+/* The same with the router's own kind (the pair walk passes its kind as a constant). */
+static inline __attribute__((always_inline)) int
+router_unicast_port(const struct router *r, int dest)
+{
+	return router_unicast_port_as(r, dest, r->route_kind);
 }
 
 void router_eval(struct router *r, uint64_t cycle);
