@@ -1213,7 +1213,13 @@ void network_ff_visit(struct network *n, struct ff *f)
 			int v = active_first(n, w, b);
 
 			ff_same(f, &v, sizeof(v));
-			if (ff_full(f))
+			/*
+			 * Under the pair walk a router in the set holds a network_inject()
+			 * caller's flits on its wires, which the next step takes: refused.
+			 */
+			if (n->pw)
+				ff_refuse(f);
+			else if (ff_full(f))
 				ff_router(f, &n->routers[v], slot, mask);
 #ifdef WORMCAST_DEBUG
 			if (apply)
@@ -1223,12 +1229,16 @@ void network_ff_visit(struct network *n, struct ff *f)
 		}
 	}
 	ff_same(f, &count, sizeof(count));
+	/* The pair walk's state, where it steps the network (model/pair_walk_ff.c). */
+	if (n->pw && !ff_refused(f))
+		pair_walk_ff_visit(n->pw, f);
 #ifdef WORMCAST_DEBUG
-	/* The jump's state is one the routers reach: their invariants hold. */
+	/* The jump's state is one the routers (or the pair walk) reach: their invariants hold. */
 	if (apply && !n->sanity_error[0]) {
 		char why[256];
 
-		if (network_sanity(n, n->evaluated, count, why, sizeof(why)))
+		if (n->pw ? pair_walk_sanity(n->pw, why, sizeof(why)) :
+			    network_sanity(n, n->evaluated, count, why, sizeof(why)))
 			snprintf(n->sanity_error, sizeof(n->sanity_error),
 				 "after a fast-forward to cycle %llu: %s",
 				 (unsigned long long)n->cycle, why);

@@ -24,9 +24,9 @@
  * session's prototype measured 70 to 82 instructions a flit-hop in the step against
  * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  The
  * step is now 72 to 121 against the routers' 94 to 148 (below them on the exchange and
- * uniform traffic, above on the broadcast, which has no fast-forward under it:
- * docs/performance.md, "Fourteenth session (pair)" and "Fifteenth session (pair)");
- * it is an option, off by default, until it covers what the routers do.
+ * uniform traffic, above on the broadcast, where the fast-forward skips most cycles
+ * anyway (model/pair_walk_ff.c): docs/performance.md, "Fourteenth session (pair)",
+ * "Fifteenth session (pair)" and "(ff)").
  */
 #include "pair_walk_state.h"
 

@@ -86,4 +86,11 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len);
  */
 void pair_walk_corrupt(struct pair_walk *w, int what);
 
+struct ff;
+/*
+ * The fast-forward's visit of the pair walk's state (fastforward.h), for
+ * network_ff_visit(): model/pair_walk_ff.c says why a jump is exact.
+ */
+void pair_walk_ff_visit(struct pair_walk *w, struct ff *f);
+
 #endif

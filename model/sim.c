@@ -346,11 +346,11 @@ static void engine_returns_credits(struct sim *s)
 		ni_engine_returns_credits(s->ni);
 		s->engine_credits = true;
 		/*
-		 * The pair walk is a network of its own kind: the fast-forward does not visit
-		 * it yet (the results are the same either way).
+		 * The pair walk (if it covers the network), before the fast-forward: it visits
+		 * the state of whichever steps the network (network_ff_visit()).
 		 */
-		if (s->cfg.pair_walk && network_use_pair_walk(net))
-			return;
+		if (s->cfg.pair_walk)
+			network_use_pair_walk(net);
 		/* (Without memory for it, the run is the same without it.) */
 		if (s->cfg.fast_forward)
 			s->ff = ff_create();

@@ -70,7 +70,7 @@ struct sim_config {
 	 * covers the run: the C model as the engine itself, sinks that never stall, and a
 	 * network network_use_pair_walk() accepts.  The same results either way
 	 * (tests/test_speed.c); sim_stats.network_core says which core ran.  The
-	 * fast-forward is off under it.
+	 * fast-forward skips cycles under either (model/pair_walk_ff.c visits the walk's).
 	 */
 	bool pair_walk;
 };

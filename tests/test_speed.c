@@ -309,131 +309,174 @@ static void message_pages(void)
 }
 
 /*
- * Every algorithm on net with long messages, fast-forward on and off; the cycles it
- * skipped, added to *skipped.
+ * Every algorithm on net with long messages and FIFOs of depth flits, fast-forward on
+ * and off, with the routers and with the pair walk (--pair-walk): the four runs alike.
+ * Where the pair walk steps the network, the fast-forward jumps over it as over the
+ * routers: as many cycles skipped (the same steady states found).  The cycles skipped
+ * over the routers and over the pair walk, added to skipped[0] and skipped[1].
  */
 static void fast_forward_long(const struct algorithm *a, const char *net, int flits,
-			      uint64_t *skipped)
+			      int depth, uint64_t skipped[2])
 {
 	struct sim_config cfg;
 	struct algo_params p = { .cfg = &cfg, .root = 1, .flits = flits };
-	struct algo_run on, off;
+	struct algo_run on, off, pw_on, pw_off;
+	bool walked;
 
 	if (!runs_on(a, net, &cfg, &p))
 		return;
+	cfg.buffer_depth = depth;
 	algo_run(a, &p, NULL, &on);
 	cfg.fast_forward = false;
 	algo_run(a, &p, NULL, &off);
+	cfg.pair_walk = true;
+	algo_run(a, &p, NULL, &pw_off);
+	cfg.fast_forward = true;
+	algo_run(a, &p, NULL, &pw_on);
+	walked = pw_on.stats.network_core && !strcmp(pw_on.stats.network_core, "pair-walk");
 	check(same_run(&on, &off) && off.stats.ff_tries == 0,
-	      "%s on %s, L = %d: fast-forward on and off: %llu cycles, %llu of them skipped in "
-	      "%llu jumps (%llu tries)", a->name, net, flits, (unsigned long long)on.cycles,
-	      (unsigned long long)on.stats.ff_skipped, (unsigned long long)on.stats.ff_jumps,
-	      (unsigned long long)on.stats.ff_tries);
-	*skipped += on.stats.ff_skipped;
+	      "%s on %s, L = %d, depth %d: fast-forward on and off: %llu cycles, %llu of them "
+	      "skipped in %llu jumps (%llu tries)", a->name, net, flits, depth,
+	      (unsigned long long)on.cycles, (unsigned long long)on.stats.ff_skipped,
+	      (unsigned long long)on.stats.ff_jumps, (unsigned long long)on.stats.ff_tries);
+	check(same_run(&on, &pw_on) && same_run(&on, &pw_off) && pw_off.stats.ff_tries == 0 &&
+	      (!walked || pw_on.stats.ff_skipped == on.stats.ff_skipped),
+	      "%s on %s, L = %d, depth %d: fast-forward on and off under the pair walk (ran: "
+	      "%s): %llu cycles skipped in %llu jumps (%llu tries), the routers %llu",
+	      a->name, net, flits, depth,
+	      pw_on.stats.network_core ? pw_on.stats.network_core : "?",
+	      (unsigned long long)pw_on.stats.ff_skipped, (unsigned long long)pw_on.stats.ff_jumps,
+	      (unsigned long long)pw_on.stats.ff_tries, (unsigned long long)on.stats.ff_skipped);
+	skipped[0] += on.stats.ff_skipped;
+	skipped[1] += walked ? pw_on.stats.ff_skipped : 0;
 }
 
 static void fast_forward_runs(void)
 {
-	static const struct { const char *net; int flits; } nets[] = {
-		{ "hypercube:4", 97 }, { "hypercube:3", 64 }, { "mesh:4x4", 80 },
-		{ "mesh:2x4", 51 }, { "torus:4x4", 70 }, { "ring:6", 45 },
+	static const struct { const char *net; int flits, depth; bool walked; } nets[] = {
+		{ "hypercube:4", 97, 4, true }, { "hypercube:3", 64, 4, true },
+		{ "mesh:4x4", 80, 4, true }, { "mesh:2x4", 51, 4, true },
+		{ "torus:4x4", 70, 4, false }, { "ring:6", 45, 4, false },
+		/* The pair walk's deeper rings (depth > 4: in its buf) and the shallowest. */
+		{ "hypercube:4", 97, 2, true }, { "hypercube:4", 97, 8, true },
+		{ "mesh:4x4", 80, 2, true }, { "mesh:4x4", 80, 8, true },
+		{ "hypercube:3", 64, 16, true },
 	};
 
 	for (size_t k = 0; k < sizeof(nets) / sizeof(nets[0]); k++) {
-		uint64_t all = 0, pb = 0;
+		uint64_t all[2] = { 0, 0 }, pb[2] = { 0, 0 };
 
 		for (int i = 0; algorithms[i]; i++)
-			fast_forward_long(algorithms[i], nets[k].net, nets[k].flits,
-					  algorithms[i] == algo_find("pbcast") ? &pb : &all);
+			fast_forward_long(algorithms[i], nets[k].net, nets[k].flits, nets[k].depth,
+					  algorithms[i] == algo_find("pbcast") ? pb : all);
 		/*
 		 * A broadcast of one long message streams: it must jump (the option works),
 		 * over more than half of the message (its fill and its tail are not skipped;
-		 * every network here skips 53 to 78 % of L).
+		 * every network here skips 53 to 78 % of L), and so under the pair walk where
+		 * it covers the network.
 		 */
-		check(pb > (uint64_t)nets[k].flits / 2, "fast-forward on %s, L = %d: pbcast skipped "
-		      "%llu cycles, the other algorithms %llu", nets[k].net, nets[k].flits,
-		      (unsigned long long)pb, (unsigned long long)all);
+		check(pb[0] > (uint64_t)nets[k].flits / 2 &&
+		      (!nets[k].walked || pb[1] == pb[0]),
+		      "fast-forward on %s, L = %d, depth %d: pbcast skipped %llu cycles (under the "
+		      "pair walk %llu), the other algorithms %llu (%llu)", nets[k].net,
+		      nets[k].flits, nets[k].depth, (unsigned long long)pb[0],
+		      (unsigned long long)pb[1], (unsigned long long)all[0],
+		      (unsigned long long)all[1]);
 	}
 }
 
 /*
  * A cycle limit, and every router's registers, where a jump would pass it: the runs
  * stop at the same cycle with the same state (the registers right after a jump, where
- * it ends on the limit).
+ * it ends on the limit).  With the routers and with the pair walk: its registers are
+ * derived from its rings, stamps and ejections (pair_walk_router_state()), so a word
+ * that a jump left behind shows there.
  */
 static void fast_forward_limit(void)
 {
 	/*
 	 * A jump ends on the limit where it can (limit - now even): the run stops there,
-	 * with the state the jump made, compared whole.
+	 * with the state the jump made, compared whole.  Depth 8: the pair walk's deeper
+	 * rings.
 	 */
-	static const struct { const char *net; uint64_t limit; } cases[] = {
-		{ "hypercube:4", 60 }, { "hypercube:4", 61 }, { "hypercube:4", 75 },
-		{ "hypercube:4", 200 }, { "hypercube:4", 201 }, { "mesh:4x4", 200 },
-		{ "mesh:4x4", 201 }, { "torus:4x4", 200 }, { "torus:4x4", 201 },
-		{ "ring:6", 150 }, { "ring:6", 151 },
+	static const struct { const char *net; uint64_t limit; int depth; } cases[] = {
+		{ "hypercube:4", 60, 4 }, { "hypercube:4", 61, 4 }, { "hypercube:4", 75, 4 },
+		{ "hypercube:4", 200, 4 }, { "hypercube:4", 201, 4 }, { "mesh:4x4", 200, 4 },
+		{ "mesh:4x4", 201, 4 }, { "torus:4x4", 200, 4 }, { "torus:4x4", 201, 4 },
+		{ "ring:6", 150, 4 }, { "ring:6", 151, 4 },
+		{ "hypercube:4", 200, 8 }, { "hypercube:4", 201, 8 }, { "hypercube:4", 203, 8 },
+		{ "mesh:4x4", 200, 8 }, { "mesh:4x4", 202, 2 }, { "hypercube:3", 150, 16 },
 	};
 
 	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		struct sim_config cfg;
-		struct algo_params p = { .cfg = &cfg, .root = 0, .flits = 300 };
-		struct algo_session x[2];
-		struct algo_run run[2];
-		struct sim *s[2] = { NULL, NULL };
-		struct engine e[2];
-		struct router_params rp;
-		struct driver d;
-		enum sim_status st[2];
-		char err[256];
-		bool same = true;
+		for (int walk = 0; walk < 2; walk++) {
+			struct sim_config cfg;
+			struct algo_params p = { .cfg = &cfg, .root = 0, .flits = 300 };
+			struct algo_session x[2];
+			struct algo_run run[2];
+			struct sim *s[2] = { NULL, NULL };
+			struct engine e[2];
+			struct router_params rp;
+			struct driver d;
+			enum sim_status st[2];
+			char err[256];
+			bool same = true;
+			const char *core = "?";
 
-		if (!config_for(cases[k].net, true, &cfg))
-			return;
-		cfg.max_cycles = cases[k].limit;
-		for (int j = 0; j < 2; j++) {
-			cfg.fast_forward = j == 0;
-			/* The engine its own, bare: its routers read after the run. */
-			sim_config_router_params(&cfg, &rp);
-			if (algo_begin(algo_find("pbcast"), &p, &x[j], &run[j]) ||
-			    model_engine_create(&e[j], &rp) ||
-			    !(s[j] = sim_create_with_engine(&x[j].cfg, &e[j], err, sizeof(err)))) {
-				check(false, "pbcast with a cycle limit: out of memory");
+			if (!config_for(cases[k].net, true, &cfg))
 				return;
+			cfg.max_cycles = cases[k].limit;
+			cfg.buffer_depth = cases[k].depth;
+			cfg.pair_walk = walk;
+			for (int j = 0; j < 2; j++) {
+				cfg.fast_forward = j == 0;
+				/* The engine its own, bare: its routers read after the run. */
+				sim_config_router_params(&cfg, &rp);
+				if (algo_begin(algo_find("pbcast"), &p, &x[j], &run[j]) ||
+				    model_engine_create(&e[j], &rp) ||
+				    !(s[j] = sim_create_with_engine(&x[j].cfg, &e[j], err,
+								    sizeof(err)))) {
+					check(false, "pbcast with a cycle limit: out of memory");
+					return;
+				}
+				algo_driver(&x[j], &d);
+				st[j] = sim_run(s[j], &d);
 			}
-			algo_driver(&x[j], &d);
-			st[j] = sim_run(s[j], &d);
-		}
-		{
-			struct router_regs_layout l;
-			struct router_state *rs = calloc(2, sizeof(*rs));
-			const struct router *r = network_router(model_engine_network(&e[0]), 0);
+			{
+				struct router_regs_layout l;
+				struct router_state *rs = calloc(2, sizeof(*rs));
+				const struct router *r = network_router(model_engine_network(&e[0]), 0);
 
-			router_regs_layout(&l, r->n_in, r->n_out, r->depth, r->n_ports, r->n_vc);
-			for (int v = 0; rs && v < cfg.topo.nodes && same; v++) {
-				network_router_state(model_engine_network(&e[0]), v, &rs[0]);
-				network_router_state(model_engine_network(&e[1]), v, &rs[1]);
-				same = router_state_equal(&l, &rs[0], &rs[1]);
+				router_regs_layout(&l, r->n_in, r->n_out, r->depth, r->n_ports, r->n_vc);
+				for (int v = 0; rs && v < cfg.topo.nodes && same; v++) {
+					network_router_state(model_engine_network(&e[0]), v, &rs[0]);
+					network_router_state(model_engine_network(&e[1]), v, &rs[1]);
+					same = router_state_equal(&l, &rs[0], &rs[1]);
+				}
+				same = same && rs;
+				free(rs);
 			}
-			same = same && rs;
-			free(rs);
-		}
-		{
-			struct sim_stats a, b;
+			{
+				struct sim_stats a, b;
 
-			sim_get_stats(s[0], &a);
-			sim_get_stats(s[1], &b);
-			check(st[0] == st[1] && same_stats(&a, &b) && same &&
-			      !strcmp(sim_error(s[0]), sim_error(s[1])) &&
-			      (cases[k].limit < 150 || a.ff_skipped > 0),
-			      "pbcast on %s, L = 300, cycle limit %llu: fast-forward on and off stop "
-			      "alike (status %d, %llu cycles skipped), every router's registers the same",
-			      cases[k].net, (unsigned long long)cases[k].limit, (int)st[0],
-			      (unsigned long long)a.ff_skipped);
-		}
-		for (int j = 0; j < 2; j++) {
-			algo_end(&x[j], s[j], st[j], &run[j]);
-			sim_destroy(s[j]);
-			model_engine_destroy(&e[j]);
+				sim_get_stats(s[0], &a);
+				sim_get_stats(s[1], &b);
+				if (a.network_core)
+					core = a.network_core;
+				check(st[0] == st[1] && same_stats(&a, &b) && same &&
+				      !strcmp(sim_error(s[0]), sim_error(s[1])) &&
+				      (cases[k].limit < 150 || a.ff_skipped > 0),
+				      "pbcast on %s, L = 300, depth %d, cycle limit %llu (ran: %s): "
+				      "fast-forward on and off stop alike (status %d, %llu cycles "
+				      "skipped), every router's registers the same", cases[k].net,
+				      cases[k].depth, (unsigned long long)cases[k].limit, core,
+				      (int)st[0], (unsigned long long)a.ff_skipped);
+			}
+			for (int j = 0; j < 2; j++) {
+				algo_end(&x[j], s[j], st[j], &run[j]);
+				sim_destroy(s[j]);
+				model_engine_destroy(&e[j]);
+			}
 		}
 	}
 }
