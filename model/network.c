@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "fastforward.h"
+#include "huge_pages.h"
 #include "pair_walk_state.h"
 #include "router_sanity.h"
 
@@ -227,6 +228,7 @@ struct network *network_create(const struct router_params *params)
 	if (!n->routers || !n->fifo || !n->active[0] || !n->active[1] || !n->evaluated || !n->ej ||
 	    !n->inj_credit)
 		goto fail;
+	huge_pages(n->routers, sizeof(*n->routers) * (size_t)nodes);
 	memset(n->routers, 0, sizeof(*n->routers) * (size_t)nodes);
 	for (int v = 0; v < nodes; v++)
 		if (router_init(&n->routers[v], &n->params, v,

@@ -28,6 +28,7 @@
  * has no fast-forward under it: docs/performance.md, "Fourteenth session (pair)" and
  * its rounds 2 and 3), so it is an option, off by default.
  */
+#include "huge_pages.h"
 #include "pair_walk_state.h"
 
 #include <stdio.h>
@@ -76,6 +77,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	 */
 	w->in_mem = calloc(inputs + 2, sizeof(*w->in));	/* + a spare: pair_walk_corrupt() */
 	w->in = (struct pw_input *)(((uintptr_t)w->in_mem + 63) & ~(uintptr_t)63);
+	huge_pages(w->in_mem, (inputs + 2) * sizeof(*w->in));
 	if (w->ring_shift > PW_RING_IN_SHIFT)
 		w->buf = calloc(inputs << w->ring_shift, sizeof(*w->buf));
 	w->down = malloc(sizeof(*w->down) * (size_t)w->nodes * (size_t)w->ports);
