@@ -28,6 +28,7 @@
  * anyway (model/pair_walk_ff.c): docs/performance.md, "Fourteenth session (pair)",
  * "Fifteenth session (pair)" and "(ff)").
  */
+#include "huge_pages.h"
 #include "pair_walk_state.h"
 
 #include <stdio.h>
@@ -77,6 +78,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	 */
 	w->in_mem = calloc(inputs + 2, sizeof(*w->in));	/* + a spare: pair_walk_corrupt() */
 	w->in = (struct pw_input *)(((uintptr_t)w->in_mem + 63) & ~(uintptr_t)63);
+	huge_pages(w->in_mem, (inputs + 2) * sizeof(*w->in));
 	if (w->ring_shift > PW_RING_IN_SHIFT)
 		w->buf = calloc(inputs << w->ring_shift, sizeof(*w->buf));
 	w->down = malloc(sizeof(*w->down) * (size_t)w->nodes * (size_t)w->ports);

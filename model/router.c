@@ -35,7 +35,14 @@ uint8_t router_route_kind(const struct router_params *p)
 	return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_MESH_XY : ROUTER_ROUTE_MESH_YX;
 }
 
-int router_init(struct router *r, const struct router_params *p, int node)
+size_t router_fifo_flits(const struct router_params *p)
+{
+	int ports = p->topo->ports, links = ports * p->topo->vcs;
+
+	return (size_t)(links + (p->all_port ? ports : 1)) * (size_t)(p->buffer_depth + 1);
+}
+
+int router_init(struct router *r, const struct router_params *p, int node, flit_t *fifo)
 {
 	int ports = p->topo->ports;
 
@@ -51,9 +58,7 @@ int router_init(struct router *r, const struct router_params *p, int node)
 		return -1;
 	r->depth = p->buffer_depth;
 	/* The FIFOs, then the granted heads' routes: both are touched only off the streaming path. */
-	r->fifo = calloc((size_t)r->n_in * (size_t)(p->buffer_depth + 1), sizeof(flit_t));
-	if (!r->fifo)
-		return -1;
+	r->fifo = fifo;
 	r->grant_req = (uint32_t *)(r->fifo + (size_t)r->n_in * (size_t)p->buffer_depth);
 	for (int o = 0; o < r->n_out; o++)
 		r->credits_q[o] = (uint8_t)p->buffer_depth;
@@ -68,13 +73,6 @@ int router_init(struct router *r, const struct router_params *p, int node)
 		r->mesh_col = (int16_t)mesh_col(p->topo, node);
 	}
 	return 0;
-}
-
-void router_free(struct router *r)
-{
-	free(r->fifo);
-	r->fifo = NULL;
-	r->grant_req = NULL;
 }
 
 /*

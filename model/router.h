@@ -14,6 +14,7 @@
 #define WORMCAST_ROUTER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "flit.h"
@@ -293,10 +294,14 @@ static inline uint32_t router_ready(const struct router *r, uint32_t credit_in)
 	return r->has_credit_q | credit_in | (r->credit1_q & ~r->out_valid_q);
 }
 
-int router_init(struct router *r, const struct router_params *p, int node);
+/*
+ * The flits of a router's FIFOs and its granted heads' routes (router_init()'s fifo:
+ * zeroed, the caller's, n_in * (depth + 1) flits).
+ */
+size_t router_fifo_flits(const struct router_params *p);
+int router_init(struct router *r, const struct router_params *p, int node, flit_t *fifo);
 /* struct router's route_kind in a network with parameters p (router_sanity checks it). */
 uint8_t router_route_kind(const struct router_params *p);
-void router_free(struct router *r);
 
 /* Ejection output that (virtual) link input i delivers to (all-port pairing). */
 static inline int router_ejection_port(const struct router *r, int input)
