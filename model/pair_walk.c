@@ -84,6 +84,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	w->head = calloc(inputs, sizeof(*w->head));
 	w->hwords = (w->nodes + 63) / 64;
 	w->ejwords = (int)((inputs + 63) / 64);
+	w->ej_sum = w->ejwords > PW_EJ_SCAN;
 	for (int k = 0; k < 2; k++) {
 		w->pend[k] = calloc((size_t)w->nodes, sizeof(*w->pend[k]));
 		w->hact[k] = calloc((size_t)w->hwords, sizeof(*w->hact[k]));
@@ -334,7 +335,8 @@ static inline void mark_ejection(struct pair_walk *w, int32_t xi, flit_t f)
 	int word = xi >> 6;
 
 	w->ejb[word] |= 1ull << (xi & 63);
-	w->ejsum[word >> 6] |= 1ull << (word & 63);
+	if (w->ej_sum)
+		w->ejsum[word >> 6] |= 1ull << (word & 63);
 	w->ejf[xi] = f;
 }
 
@@ -393,7 +395,7 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
  */
 static inline __attribute__((always_inline)) uint64_t
 walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
-	      const int rs, const uint32_t depth)
+	      const int rs, const uint32_t depth, const bool sum)
 {
 	flit_t *const restrict buf = w->buf;
 	struct pw_pair *const restrict pairs = w->pairs;
@@ -457,7 +459,8 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 
 			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
 			ejb[xi >> 6] |= 1ull << (xi & 63);
-			ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
+			if (sum)
+				ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
 			ejf[xi] = f;
 		}
 		x->rd = rd + 1;
@@ -487,29 +490,32 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
  * the prototype was: with them in registers or immediates, the generic walk's locals
  * spilled (cg6 direx: 6 instructions a visit to reload the pairs' base and the
  * input mask).  Each a function of its own (noinline), so that its registers are
- * allocated for its loop alone.
+ * allocated for its loop alone.  Q_3..Q_8 and meshes up to 4096 inputs set no
+ * summary bit of their ejections (sum false: list_ejections() scans ejb whole).
  */
-#define WALK_SHAPE(name, shift)								\
+#define WALK_SHAPE(name, shift, sum)							\
 	static __attribute__((noinline)) uint64_t name(struct pair_walk *w, uint64_t now)	\
 	{										\
-		return walk_pairs_as(w, now, shift, 2, 4);				\
+		return walk_pairs_as(w, now, shift, 2, 4, sum);				\
 	}
-WALK_SHAPE(walk_pairs_8, 3)
-WALK_SHAPE(walk_pairs_16, 4)
-WALK_SHAPE(walk_pairs_32, 5)
+WALK_SHAPE(walk_pairs_8, 3, false)
+WALK_SHAPE(walk_pairs_8s, 3, true)
+WALK_SHAPE(walk_pairs_16, 4, false)
+WALK_SHAPE(walk_pairs_16s, 4, true)
+WALK_SHAPE(walk_pairs_32, 5, true)
 
 static __attribute__((noinline)) uint64_t walk_any(struct pair_walk *w, uint64_t now)
 {
-	return walk_pairs_as(w, now, w->shift, w->ring_shift, (uint32_t)w->depth);
+	return walk_pairs_as(w, now, w->shift, w->ring_shift, (uint32_t)w->depth, true);
 }
 
 static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 {
 	if (w->depth == 4 && w->ring_shift == 2) {
 		if (w->shift == 3)
-			return walk_pairs_8(w, now);
+			return w->ej_sum ? walk_pairs_8s(w, now) : walk_pairs_8(w, now);
 		if (w->shift == 4)
-			return walk_pairs_16(w, now);
+			return w->ej_sum ? walk_pairs_16s(w, now) : walk_pairs_16(w, now);
 		if (w->shift == 5)
 			return walk_pairs_32(w, now);
 	}
@@ -554,18 +560,47 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 	return moves;
 }
 
+/* The ejections of ejb's word `word` (bits b), in channel order. */
+static inline __attribute__((always_inline)) struct channel_event *
+list_word(struct channel_event *e, int word, uint64_t b, const int shift, const flit_t *ejf)
+{
+	const int in_mask = (1 << shift) - 1;
+
+	for (; b; b &= b - 1) {
+		int xi = word * 64 + __builtin_ctzll(b);
+
+		*e++ = (struct channel_event){
+			.node = xi >> shift, .channel = xi & in_mask, .flit = ejf[xi] };
+	}
+	return e;
+}
+
 /*
  * 3. The ejections of the step, in node order, then channel order (section 9).  Out of
  * line: inlined into pair_walk_step(), its loop spilled the input's index (17
  * instructions an ejection on direx Q_8; cg6 with --pair-walk 149.38 / 124.00 / 124.13
- * inline, 146.87 / 123.46 / 123.85 out of line).
+ * inline, 146.87 / 123.46 / 123.85 out of line).  Up to PW_EJ_SCAN words it scans
+ * ejb whole, and the walk sets no summary bit (direx Q_8, 97 ejections a cycle in 64
+ * words: cg6 with --pair-walk 119.98 -> 118.26, uniform 8x8 121.54 -> 119.55; with
+ * 512 words, Q_10, direx's instructions rose by 0.8 a flit-hop: the summary kept).
  */
 static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct channel_event *e)
 {
 	struct channel_event *start = e;
-	const int shift = w->shift, in_mask = (1 << shift) - 1;
+	const int shift = w->shift;
 	const flit_t *const ejf = w->ejf;
 
+	if (!w->ej_sum) {
+		for (int word = 0; word < w->ejwords; word++) {
+			uint64_t b = w->ejb[word];
+
+			if (b) {
+				w->ejb[word] = 0;
+				e = list_word(e, word, b, shift, ejf);
+			}
+		}
+		return (int)(e - start);
+	}
 	for (int s = 0; s < (w->ejwords + 63) / 64; s++) {
 		uint64_t sum = w->ejsum[s];
 
@@ -575,12 +610,7 @@ static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct 
 			uint64_t b = w->ejb[word];
 
 			w->ejb[word] = 0;
-			for (; b; b &= b - 1) {
-				int xi = word * 64 + __builtin_ctzll(b);
-
-				*e++ = (struct channel_event){
-					.node = xi >> shift, .channel = xi & in_mask, .flit = ejf[xi] };
-			}
+			e = list_word(e, word, b, shift, ejf);
 		}
 	}
 	return (int)(e - start);

@@ -23,6 +23,13 @@
 #define PW_RING_IN_SHIFT 2
 #define PW_RING_IN (1 << PW_RING_IN_SHIFT)
 
+/*
+ * Up to this many words of ejection bits (ejb: 4096 inputs, Q_8 or a 16x32 mesh) the
+ * step's list scans them all instead of keeping a summary bit per word, which cost
+ * every ejection about 7 instructions ((words + 63) / 64 summary words).
+ */
+#define PW_EJ_SCAN 64
+
 /* An input: its ring (the FIFO, and for a link input the link register before it). */
 struct pw_input {
 	uint32_t wr, rd;	/* flits pushed, popped: occupancy wr - rd */
@@ -105,6 +112,11 @@ struct pair_walk {
 	 */
 	uint64_t *ejb, *ejsum;
 	int ejwords;
+	/*
+	 * ejsum kept (more than PW_EJ_SCAN words of ejb): else list_ejections() scans ejb
+	 * whole, and an ejection sets no summary bit (see PW_EJ_SCAN).
+	 */
+	bool ej_sum;
 	flit_t *ejf;
 	/* The lists of the last step and of the one before (the ejection credits' readout). */
 	struct channel_event *ej[2];
