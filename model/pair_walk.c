@@ -84,7 +84,6 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	w->head = calloc(inputs, sizeof(*w->head));
 	w->hwords = (w->nodes + 63) / 64;
 	w->ejwords = (int)((inputs + 63) / 64);
-	w->ej_sum = w->ejwords > PW_EJ_SCAN;
 	for (int k = 0; k < 2; k++) {
 		w->pend[k] = calloc((size_t)w->nodes, sizeof(*w->pend[k]));
 		w->hact[k] = calloc((size_t)w->hwords, sizeof(*w->hact[k]));
@@ -231,9 +230,13 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 	w->head[xi] = f;
 	x->route = req;
 	x->req = 0;
-	if (!(req & lm)) {	/* its ejection alone */
-		w->pairs[w->npairs++] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1,
-							  .node = node, .obit = 0 };
+	if (!(req & lm)) {	/* its ejection alone: first of the link pairs, moved to the end */
+		struct pw_pair *const p = w->pairs;
+		const int e = w->nepairs++;
+
+		p[w->npairs++] = p[e];
+		p[e] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1, .node = node,
+					 .obit = 0 };
 	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
 		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
 
@@ -335,8 +338,7 @@ static inline void mark_ejection(struct pair_walk *w, int32_t xi, flit_t f)
 	int word = xi >> 6;
 
 	w->ejb[word] |= 1ull << (xi & 63);
-	if (w->ej_sum)
-		w->ejsum[word >> 6] |= 1ull << (word & 63);
+	w->ejsum[word >> 6] |= 1ull << (word & 63);
 	w->ejf[xi] = f;
 }
 
@@ -395,7 +397,7 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
  */
 static inline __attribute__((always_inline)) uint64_t
 walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
-	      const int rs, const uint32_t depth, const bool sum)
+	      const int rs, const uint32_t depth)
 {
 	flit_t *const restrict buf = w->buf;
 	struct pw_pair *const restrict pairs = w->pairs;
@@ -406,7 +408,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	flit_t *const restrict ejf = w->ejf;
 	const uint32_t rm = (1u << rs) - 1;
 	const uint32_t imask = (1u << shift) - 1;
-	struct pw_pair *k = pairs, *end = pairs + w->npairs;
+	struct pw_pair *k = pairs, *ee = pairs + w->nepairs, *end = pairs + w->npairs;
 	uint64_t moves = 0;
 
 	/*
@@ -414,55 +416,78 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	 * about 4 (cg6 with --pair-walk 153.38 / 131.88 / 131.32 by index, 151.38 /
 	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
 	 * where a head, a tail or an ejection needs them: read at each visit, they cost
-	 * cg6 2.0 / 2.9 / 2.7 more.
+	 * cg6 2.0 / 2.9 / 2.7 more.  First the ejecting pairs, then those on a link.
 	 */
-	while (k < end) {
+	while (k < ee) {
 		struct pw_input *const x = k->px;
 		const uint32_t rd = x->rd;
+		int32_t xi;
 		flit_t f;
 
 		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
 			k++;
 			continue;
 		}
-		if (k->py) {
-			struct pw_input *const y = k->py;
-			const uint32_t wr = y->wr, held = wr - y->rd;
-
-			/*
-			 * Room (has_room()): y held at most one flit more at the cycle's
-			 * start (one pop a cycle), so below depth - 1 now the pop stamp is
-			 * not read.  With the stamp read at every move, cg6 with --pair-walk
-			 * was 4.0 higher on direx (135.88), 3.8 on uniform (135.13).
-			 */
-			if (held >= depth - 1 && held + (uint32_t)(y->pop_cyc == now) >= depth) {
-				k++;
-				continue;
+		xi = k->x;
+		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
+		ejb[xi >> 6] |= 1ull << (xi & 63);
+		ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
+		ejf[xi] = f;
+		x->rd = rd + 1;
+		x->pop_cyc = now;
+		if (flit_is_tail(f)) {
+			/* 9. The tail ends the pair (no link output to free). */
+			x->route = 0;
+			if (x->wr != rd + 1) {
+				pn[xi >> shift] |= 1u << (xi & imask);
+				hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
 			}
-			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)k->x << rs) + (rd & rm)];
-			if (rs <= PW_RING_IN_SHIFT)
-				y->ring[wr & rm] = f;
-			else
-				buf[((size_t)k->y << rs) + (wr & rm)] = f;
-			y->wr = wr + 1;
-			y->push_cyc = now;
-			/* A head into an empty input: allocated in the next cycle, when it is seen. */
-			if (flit_is_head(f) && wr == y->rd) {
-				const int32_t yi = k->y;
-
-				pn[yi >> shift] |= 1u << (yi & imask);
-				hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
-			}
-			moves++;
-		} else {
-			const int32_t xi = k->x;
-
-			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
-			ejb[xi >> 6] |= 1ull << (xi & 63);
-			if (sum)
-				ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
-			ejf[xi] = f;
+			/* The last ejecting pair here, the last pair into its place. */
+			*k = *--ee;
+			*ee = *--end;
+			continue;
 		}
+		k++;
+	}
+	w->nepairs = (int)(ee - pairs);
+	while (k < end) {
+		struct pw_input *const x = k->px;
+		struct pw_input *const y = k->py;
+		const uint32_t rd = x->rd;
+		uint32_t wr, held;
+		flit_t f;
+
+		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
+			k++;
+			continue;
+		}
+		wr = y->wr;
+		held = wr - y->rd;
+		/*
+		 * Room (has_room()): y held at most one flit more at the cycle's start (one
+		 * pop a cycle), so below depth - 1 now the pop stamp is not read.  With the
+		 * stamp read at every move, cg6 with --pair-walk was 4.0 higher on direx
+		 * (135.88), 3.8 on uniform (135.13).
+		 */
+		if (held >= depth - 1 && held + (uint32_t)(y->pop_cyc == now) >= depth) {
+			k++;
+			continue;
+		}
+		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)k->x << rs) + (rd & rm)];
+		if (rs <= PW_RING_IN_SHIFT)
+			y->ring[wr & rm] = f;
+		else
+			buf[((size_t)k->y << rs) + (wr & rm)] = f;
+		y->wr = wr + 1;
+		y->push_cyc = now;
+		/* A head into an empty input: allocated in the next cycle, when it is seen. */
+		if (flit_is_head(f) && wr == y->rd) {
+			const int32_t yi = k->y;
+
+			pn[yi >> shift] |= 1u << (yi & imask);
+			hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
+		}
+		moves++;
 		x->rd = rd + 1;
 		x->pop_cyc = now;
 		if (flit_is_tail(f)) {
@@ -490,32 +515,29 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
  * the prototype was: with them in registers or immediates, the generic walk's locals
  * spilled (cg6 direx: 6 instructions a visit to reload the pairs' base and the
  * input mask).  Each a function of its own (noinline), so that its registers are
- * allocated for its loop alone.  Q_3..Q_8 and meshes up to 4096 inputs set no
- * summary bit of their ejections (sum false: list_ejections() scans ejb whole).
+ * allocated for its loop alone.
  */
-#define WALK_SHAPE(name, shift, sum)							\
+#define WALK_SHAPE(name, shift)								\
 	static __attribute__((noinline)) uint64_t name(struct pair_walk *w, uint64_t now)	\
 	{										\
-		return walk_pairs_as(w, now, shift, 2, 4, sum);				\
+		return walk_pairs_as(w, now, shift, 2, 4);				\
 	}
-WALK_SHAPE(walk_pairs_8, 3, false)
-WALK_SHAPE(walk_pairs_8s, 3, true)
-WALK_SHAPE(walk_pairs_16, 4, false)
-WALK_SHAPE(walk_pairs_16s, 4, true)
-WALK_SHAPE(walk_pairs_32, 5, true)
+WALK_SHAPE(walk_pairs_8, 3)
+WALK_SHAPE(walk_pairs_16, 4)
+WALK_SHAPE(walk_pairs_32, 5)
 
 static __attribute__((noinline)) uint64_t walk_any(struct pair_walk *w, uint64_t now)
 {
-	return walk_pairs_as(w, now, w->shift, w->ring_shift, (uint32_t)w->depth, true);
+	return walk_pairs_as(w, now, w->shift, w->ring_shift, (uint32_t)w->depth);
 }
 
 static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 {
 	if (w->depth == 4 && w->ring_shift == 2) {
 		if (w->shift == 3)
-			return w->ej_sum ? walk_pairs_8s(w, now) : walk_pairs_8(w, now);
+			return walk_pairs_8(w, now);
 		if (w->shift == 4)
-			return w->ej_sum ? walk_pairs_16s(w, now) : walk_pairs_16(w, now);
+			return walk_pairs_16(w, now);
 		if (w->shift == 5)
 			return walk_pairs_32(w, now);
 	}
@@ -560,47 +582,18 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 	return moves;
 }
 
-/* The ejections of ejb's word `word` (bits b), in channel order. */
-static inline __attribute__((always_inline)) struct channel_event *
-list_word(struct channel_event *e, int word, uint64_t b, const int shift, const flit_t *ejf)
-{
-	const int in_mask = (1 << shift) - 1;
-
-	for (; b; b &= b - 1) {
-		int xi = word * 64 + __builtin_ctzll(b);
-
-		*e++ = (struct channel_event){
-			.node = xi >> shift, .channel = xi & in_mask, .flit = ejf[xi] };
-	}
-	return e;
-}
-
 /*
  * 3. The ejections of the step, in node order, then channel order (section 9).  Out of
  * line: inlined into pair_walk_step(), its loop spilled the input's index (17
  * instructions an ejection on direx Q_8; cg6 with --pair-walk 149.38 / 124.00 / 124.13
- * inline, 146.87 / 123.46 / 123.85 out of line).  Up to PW_EJ_SCAN words it scans
- * ejb whole, and the walk sets no summary bit (direx Q_8, 97 ejections a cycle in 64
- * words: cg6 with --pair-walk 119.98 -> 118.26, uniform 8x8 121.54 -> 119.55; with
- * 512 words, Q_10, direx's instructions rose by 0.8 a flit-hop: the summary kept).
+ * inline, 146.87 / 123.46 / 123.85 out of line).
  */
 static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct channel_event *e)
 {
 	struct channel_event *start = e;
-	const int shift = w->shift;
+	const int shift = w->shift, in_mask = (1 << shift) - 1;
 	const flit_t *const ejf = w->ejf;
 
-	if (!w->ej_sum) {
-		for (int word = 0; word < w->ejwords; word++) {
-			uint64_t b = w->ejb[word];
-
-			if (b) {
-				w->ejb[word] = 0;
-				e = list_word(e, word, b, shift, ejf);
-			}
-		}
-		return (int)(e - start);
-	}
 	for (int s = 0; s < (w->ejwords + 63) / 64; s++) {
 		uint64_t sum = w->ejsum[s];
 
@@ -610,7 +603,12 @@ static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct 
 			uint64_t b = w->ejb[word];
 
 			w->ejb[word] = 0;
-			e = list_word(e, word, b, shift, ejf);
+			for (; b; b &= b - 1) {
+				int xi = word * 64 + __builtin_ctzll(b);
+
+				*e++ = (struct channel_event){
+					.node = xi >> shift, .channel = xi & in_mask, .flit = ejf[xi] };
+			}
 		}
 	}
 	return (int)(e - start);
@@ -826,15 +824,26 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
+	if (w->nepairs < 0 || w->nepairs > w->npairs) {
+		snprintf(why, len, "pair_walk: %d of %d pairs eject", w->nepairs, w->npairs);
+		goto out;
+	}
 	for (int c = 0; c < w->npairs + w->nfans; c++) {
 		int32_t xi;
 		int node;
 		uint32_t obit;
 
 		pair_at(w, c, &xi, &node, &obit);
-		/* A one-output pair's addresses are its inputs'. */
+		/* A one-output pair's addresses are its inputs'; the ejecting ones first. */
 		if (c < w->npairs) {
 			const struct pw_pair *k = &w->pairs[c];
+
+			if ((c < w->nepairs) != (k->y < 0)) {
+				snprintf(why, len, "pair_walk: pair %d (input %d) %s, but the first %d "
+					 "of %d pairs eject", c, k->x, k->y < 0 ? "ejects" : "moves on a link",
+					 w->nepairs, w->npairs);
+				goto out;
+			}
 
 			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
 				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
@@ -897,6 +906,12 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 		w->taken[0] ^= 1;
 	else if (what == 2 && k)	/* the spare input past the last: always empty, so the walk skips it */
 		k->px = &w->in[(size_t)w->nodes << w->shift];
+	else if (what == 4 && w->nepairs < w->npairs)	/* a link pair among the ejecting ones */
+		w->nepairs++;
+	else if (what == 4 && w->nepairs) {	/* an ejecting pair made a link pair to the spare */
+		w->pairs[0].y = (int32_t)((size_t)w->nodes << w->shift);
+		w->pairs[0].py = &w->in[w->pairs[0].y];
+	}
 	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
 		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
 

@@ -23,13 +23,6 @@
 #define PW_RING_IN_SHIFT 2
 #define PW_RING_IN (1 << PW_RING_IN_SHIFT)
 
-/*
- * Up to this many words of ejection bits (ejb: 4096 inputs, Q_8 or a 16x32 mesh) the
- * step's list scans them all instead of keeping a summary bit per word, which cost
- * every ejection about 7 instructions ((words + 63) / 64 summary words).
- */
-#define PW_EJ_SCAN 64
-
 /* An input: its ring (the FIFO, and for a link input the link register before it). */
 struct pw_input {
 	uint32_t wr, rd;	/* flits pushed, popped: occupancy wr - rd */
@@ -106,17 +99,18 @@ struct pair_walk {
 	struct pw_fan *fans;
 	int npairs, nfans;
 	/*
+	 * The first nepairs of pairs eject (py NULL), the others move on a link: two loops
+	 * of the walk, with no test of which at each visit (a data-dependent branch: a
+	 * fifth of direx's visits eject).
+	 */
+	int nepairs;
+	/*
 	 * The ejections of the step: a bit per input (xi, the channel is the input), with
 	 * a summary bit per word, and the last flit each input ejected (ejf: also the
 	 * ejection output's register, which holds its value).
 	 */
 	uint64_t *ejb, *ejsum;
 	int ejwords;
-	/*
-	 * ejsum kept (more than PW_EJ_SCAN words of ejb): else list_ejections() scans ejb
-	 * whole, and an ejection sets no summary bit (see PW_EJ_SCAN).
-	 */
-	bool ej_sum;
 	flit_t *ejf;
 	/* The lists of the last step and of the one before (the ejection credits' readout). */
 	struct channel_event *ej[2];
