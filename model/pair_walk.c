@@ -387,6 +387,29 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
 }
 
 /*
+ * The walk's pop of flit f from pair k's input x (rd its count of pops): true if f is a
+ * tail, which ends the pair; the next message's head is then allocated in the next
+ * cycle.  The pair's index is read only for that.
+ */
+static inline __attribute__((always_inline)) bool
+pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, uint64_t now,
+	    uint32_t *restrict pn, uint64_t *restrict hn, const int shift)
+{
+	x->rd = rd + 1;
+	x->pop_cyc = now;
+	if (!flit_is_tail(f))
+		return false;
+	x->route = 0;
+	if (x->wr != rd + 1) {
+		const int32_t xi = k->x;
+
+		pn[xi >> shift] |= 1u << (xi & ((1u << shift) - 1));
+		hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
+	}
+	return true;
+}
+
+/*
  * 2. The walk of the pairs with one output; the flits put on links.  The network's
  * words in locals (restrict): a store into a ring or an input may alias them
  * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
@@ -433,15 +456,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		ejb[xi >> 6] |= 1ull << (xi & 63);
 		ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
 		ejf[xi] = f;
-		x->rd = rd + 1;
-		x->pop_cyc = now;
-		if (flit_is_tail(f)) {
-			/* 9. The tail ends the pair (no link output to free). */
-			x->route = 0;
-			if (x->wr != rd + 1) {
-				pn[xi >> shift] |= 1u << (xi & imask);
-				hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
-			}
+		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
 			/* The last ejecting pair here, the last pair into its place. */
 			*k = *--ee;
 			*ee = *--end;
@@ -488,18 +503,8 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 			hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
 		}
 		moves++;
-		x->rd = rd + 1;
-		x->pop_cyc = now;
-		if (flit_is_tail(f)) {
-			/* 9. The tail frees the output; the next message's head is allocated next. */
-			const int32_t xi = k->x;
-
-			taken[k->node] &= ~k->obit;
-			x->route = 0;
-			if (x->wr != rd + 1) {
-				pn[xi >> shift] |= 1u << (xi & imask);
-				hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
-			}
+		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
+			taken[k->node] &= ~k->obit;	/* 9. the tail frees the output */
 			*k = *--end;	/* the order of the pairs does not matter */
 			continue;
 		}
@@ -906,11 +911,18 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 		w->taken[0] ^= 1;
 	else if (what == 2 && k)	/* the spare input past the last: always empty, so the walk skips it */
 		k->px = &w->in[(size_t)w->nodes << w->shift];
-	else if (what == 4 && w->nepairs < w->npairs)	/* a link pair among the ejecting ones */
-		w->nepairs++;
-	else if (what == 4 && w->nepairs) {	/* an ejecting pair made a link pair to the spare */
-		w->pairs[0].y = (int32_t)((size_t)w->nodes << w->shift);
-		w->pairs[0].py = &w->in[w->pairs[0].y];
+	else if (what == 4 && k) {
+		/*
+		 * A link pair among the ejecting ones: the first link pair counted as ejecting,
+		 * or the first ejecting pair made a link pair (into its own input).  Its
+		 * input's address the spare's (always empty, as for 2), so that no tail in the
+		 * next step ends it and undoes the corruption.
+		 */
+		if (!w->nepairs)
+			w->nepairs = 1;
+		else
+			k->py = &w->in[k->y = k->x];
+		k->px = &w->in[(size_t)w->nodes << w->shift];
 	}
 	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
 		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
