@@ -232,9 +232,13 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 	w->head[xi] = f;
 	x->route = req;
 	x->req = 0;
-	if (!(req & lm)) {	/* its ejection alone */
-		w->pairs[w->npairs++] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1,
-							  .node = node, .obit = 0 };
+	if (!(req & lm)) {	/* its ejection alone: first of the link pairs, moved to the end */
+		struct pw_pair *const p = w->pairs;
+		const int e = w->nepairs++;
+
+		p[w->npairs++] = p[e];
+		p[e] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1, .node = node,
+					 .obit = 0 };
 	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
 		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
 
@@ -385,6 +389,29 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
 }
 
 /*
+ * The walk's pop of flit f from pair k's input x (rd its count of pops): true if f is a
+ * tail, which ends the pair; the next message's head is then allocated in the next
+ * cycle.  The pair's index is read only for that.
+ */
+static inline __attribute__((always_inline)) bool
+pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, uint64_t now,
+	    uint32_t *restrict pn, uint64_t *restrict hn, const int shift)
+{
+	x->rd = rd + 1;
+	x->pop_cyc = now;
+	if (!flit_is_tail(f))
+		return false;
+	x->route = 0;
+	if (x->wr != rd + 1) {
+		const int32_t xi = k->x;
+
+		pn[xi >> shift] |= 1u << (xi & ((1u << shift) - 1));
+		hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
+	}
+	return true;
+}
+
+/*
  * 2. The walk of the pairs with one output; the flits put on links.  The network's
  * words in locals (restrict): a store into a ring or an input may alias them
  * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
@@ -406,7 +433,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	flit_t *const restrict ejf = w->ejf;
 	const uint32_t rm = (1u << rs) - 1;
 	const uint32_t imask = (1u << shift) - 1;
-	struct pw_pair *k = pairs, *end = pairs + w->npairs;
+	struct pw_pair *k = pairs, *ee = pairs + w->nepairs, *end = pairs + w->npairs;
 	uint64_t moves = 0;
 
 	/*
@@ -414,66 +441,72 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	 * about 4 (cg6 with --pair-walk 153.38 / 131.88 / 131.32 by index, 151.38 /
 	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
 	 * where a head, a tail or an ejection needs them: read at each visit, they cost
-	 * cg6 2.0 / 2.9 / 2.7 more.
+	 * cg6 2.0 / 2.9 / 2.7 more.  First the ejecting pairs, then those on a link.
 	 */
-	while (k < end) {
+	while (k < ee) {
 		struct pw_input *const x = k->px;
 		const uint32_t rd = x->rd;
+		int32_t xi;
 		flit_t f;
 
 		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
 			k++;
 			continue;
 		}
-		if (k->py) {
-			struct pw_input *const y = k->py;
-			const uint32_t wr = y->wr, held = wr - y->rd;
-
-			/*
-			 * Room (has_room()): y held at most one flit more at the cycle's
-			 * start (one pop a cycle), so below depth - 1 now the pop stamp is
-			 * not read.  With the stamp read at every move, cg6 with --pair-walk
-			 * was 4.0 higher on direx (135.88), 3.8 on uniform (135.13).
-			 */
-			if (held >= depth - 1 && held + (uint32_t)(y->pop_cyc == now) >= depth) {
-				k++;
-				continue;
-			}
-			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)k->x << rs) + (rd & rm)];
-			if (rs <= PW_RING_IN_SHIFT)
-				y->ring[wr & rm] = f;
-			else
-				buf[((size_t)k->y << rs) + (wr & rm)] = f;
-			y->wr = wr + 1;
-			y->push_cyc = now;
-			/* A head into an empty input: allocated in the next cycle, when it is seen. */
-			if (flit_is_head(f) && wr == y->rd) {
-				const int32_t yi = k->y;
-
-				pn[yi >> shift] |= 1u << (yi & imask);
-				hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
-			}
-			moves++;
-		} else {
-			const int32_t xi = k->x;
-
-			f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
-			ejb[xi >> 6] |= 1ull << (xi & 63);
-			ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
-			ejf[xi] = f;
+		xi = k->x;
+		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
+		ejb[xi >> 6] |= 1ull << (xi & 63);
+		ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
+		ejf[xi] = f;
+		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
+			/* The last ejecting pair here, the last pair into its place. */
+			*k = *--ee;
+			*ee = *--end;
+			continue;
 		}
-		x->rd = rd + 1;
-		x->pop_cyc = now;
-		if (flit_is_tail(f)) {
-			/* 9. The tail frees the output; the next message's head is allocated next. */
-			const int32_t xi = k->x;
+		k++;
+	}
+	w->nepairs = (int)(ee - pairs);
+	while (k < end) {
+		struct pw_input *const x = k->px;
+		struct pw_input *const y = k->py;
+		const uint32_t rd = x->rd;
+		uint32_t wr, held;
+		flit_t f;
 
-			taken[k->node] &= ~k->obit;
-			x->route = 0;
-			if (x->wr != rd + 1) {
-				pn[xi >> shift] |= 1u << (xi & imask);
-				hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
-			}
+		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
+			k++;
+			continue;
+		}
+		wr = y->wr;
+		held = wr - y->rd;
+		/*
+		 * Room (has_room()): y held at most one flit more at the cycle's start (one
+		 * pop a cycle), so below depth - 1 now the pop stamp is not read.  With the
+		 * stamp read at every move, cg6 with --pair-walk was 4.0 higher on direx
+		 * (135.88), 3.8 on uniform (135.13).
+		 */
+		if (held >= depth - 1 && held + (uint32_t)(y->pop_cyc == now) >= depth) {
+			k++;
+			continue;
+		}
+		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)k->x << rs) + (rd & rm)];
+		if (rs <= PW_RING_IN_SHIFT)
+			y->ring[wr & rm] = f;
+		else
+			buf[((size_t)k->y << rs) + (wr & rm)] = f;
+		y->wr = wr + 1;
+		y->push_cyc = now;
+		/* A head into an empty input: allocated in the next cycle, when it is seen. */
+		if (flit_is_head(f) && wr == y->rd) {
+			const int32_t yi = k->y;
+
+			pn[yi >> shift] |= 1u << (yi & imask);
+			hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
+		}
+		moves++;
+		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
+			taken[k->node] &= ~k->obit;	/* 9. the tail frees the output */
 			*k = *--end;	/* the order of the pairs does not matter */
 			continue;
 		}
@@ -798,15 +831,26 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
+	if (w->nepairs < 0 || w->nepairs > w->npairs) {
+		snprintf(why, len, "pair_walk: %d of %d pairs eject", w->nepairs, w->npairs);
+		goto out;
+	}
 	for (int c = 0; c < w->npairs + w->nfans; c++) {
 		int32_t xi;
 		int node;
 		uint32_t obit;
 
 		pair_at(w, c, &xi, &node, &obit);
-		/* A one-output pair's addresses are its inputs'. */
+		/* A one-output pair's addresses are its inputs'; the ejecting ones first. */
 		if (c < w->npairs) {
 			const struct pw_pair *k = &w->pairs[c];
+
+			if ((c < w->nepairs) != (k->y < 0)) {
+				snprintf(why, len, "pair_walk: pair %d (input %d) %s, but the first %d "
+					 "of %d pairs eject", c, k->x, k->y < 0 ? "ejects" : "moves on a link",
+					 w->nepairs, w->npairs);
+				goto out;
+			}
 
 			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
 				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
@@ -869,6 +913,19 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 		w->taken[0] ^= 1;
 	else if (what == 2 && k)	/* the spare input past the last: always empty, so the walk skips it */
 		k->px = &w->in[(size_t)w->nodes << w->shift];
+	else if (what == 4 && k) {
+		/*
+		 * A link pair among the ejecting ones: the first link pair counted as ejecting,
+		 * or the first ejecting pair made a link pair (into its own input).  Its
+		 * input's address the spare's (always empty, as for 2), so that no tail in the
+		 * next step ends it and undoes the corruption.
+		 */
+		if (!w->nepairs)
+			w->nepairs = 1;
+		else
+			k->py = &w->in[k->y = k->x];
+		k->px = &w->in[(size_t)w->nodes << w->shift];
+	}
 	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
 		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
 

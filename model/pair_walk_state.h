@@ -99,6 +99,12 @@ struct pair_walk {
 	struct pw_fan *fans;
 	int npairs, nfans;
 	/*
+	 * The first nepairs of pairs eject (py NULL), the others move on a link: two loops
+	 * of the walk, with no test of which at each visit (a data-dependent branch: a
+	 * fifth of direx's visits eject).
+	 */
+	int nepairs;
+	/*
 	 * The ejections of the step: a bit per input (xi, the channel is the input), with
 	 * a summary bit per word, and the last flit each input ejected (ejf: also the
 	 * ejection output's register, which holds its value).
