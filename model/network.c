@@ -27,7 +27,8 @@ struct network {
 	struct router_params params;
 	struct topology topo;	/* own copy: params.topo points here */
 	int channels;		/* J = E */
-	struct router *routers;
+	struct router *routers;	/* in routers_mem, aligned to a line */
+	void *routers_mem;
 	/*
 	 * Every router's FIFOs (router_init()), one block of zero pages: a page is touched
 	 * only once a flit is buffered there, so the pair walk, which buffers in its rings,
@@ -212,7 +213,14 @@ struct network *network_create(const struct router_params *params)
 	n->links = topology_link_vports(t);
 	/* E: one ejection channel per virtual link input (section 12); J = P. */
 	n->channels = params->all_port ? n->links : 1;
-	n->routers = aligned_alloc(64, sizeof(*n->routers) * (size_t)nodes);
+	/*
+	 * calloc()'s zero pages (one router more: room to align), not aligned_alloc() and
+	 * a memset() of them all, which router_init() then writes again: pbcast Q_12
+	 * L = 4096, 5 million instructions of 60 either way; CPU best of 9 0.0137 ->
+	 * 0.0128 s (routers), 0.0188 -> 0.0174 s (pair walk).
+	 */
+	n->routers_mem = calloc((size_t)nodes + 1, sizeof(*n->routers));
+	n->routers = (struct router *)(((uintptr_t)n->routers_mem + 63) & ~(uintptr_t)63);
 	n->fifo = calloc((size_t)nodes * router_fifo_flits(params), sizeof(*n->fifo));
 	n->words = (nodes + 7) / 8;
 	n->active[0] = calloc((size_t)n->words, 8);
@@ -226,11 +234,10 @@ struct network *network_create(const struct router_params *params)
 		goto fail;
 	n->inj_ref_end = n->inj_ref;
 #endif
-	if (!n->routers || !n->fifo || !n->active[0] || !n->active[1] || !n->evaluated || !n->ej ||
-	    !n->inj_credit)
+	if (!n->routers_mem || !n->fifo || !n->active[0] || !n->active[1] || !n->evaluated ||
+	    !n->ej || !n->inj_credit)
 		goto fail;
-	huge_pages(n->routers, sizeof(*n->routers) * (size_t)nodes);
-	memset(n->routers, 0, sizeof(*n->routers) * (size_t)nodes);
+	huge_pages(n->routers_mem, sizeof(*n->routers) * ((size_t)nodes + 1));
 	for (int v = 0; v < nodes; v++)
 		if (router_init(&n->routers[v], &n->params, v,
 				n->fifo + (size_t)v * router_fifo_flits(params)))
@@ -283,7 +290,7 @@ void network_destroy(struct network *n)
 {
 	if (!n)
 		return;
-	free(n->routers);
+	free(n->routers_mem);
 	free(n->fifo);
 	free(n->nbr);
 	free(n->active[0]);

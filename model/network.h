@@ -66,12 +66,12 @@ void network_return_credit(struct network *n, int node, int channel);
 void network_return_ejection_credits(struct network *n);
 
 /*
- * A speed option (--pair-walk): from now on the network is stepped as one walk of the
+ * A speed option (on unless --no-pair-walk): from now on the network is stepped as one walk of the
  * granted input->output pairs (model/pair_walk.h), not router by router, if that is
  * exact for it: a hypercube or a mesh without wrap-around, all-port, V = 1, T_r = 0,
  * after network_return_ejection_credits().  Before the first cycle.  True if it is
  * (the network's functions below then read the pair walk's state); false, and nothing
- * changed, otherwise.  The fast-forward's visit (network_ff_visit()) is not for it.
+ * changed, otherwise.  The fast-forward visits whichever core steps (network_ff_visit()).
  */
 bool network_use_pair_walk(struct network *n);
 /* The core that steps the network: "pair-walk" or "routers" (the run's report names it). */

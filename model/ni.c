@@ -616,9 +616,10 @@ ni_drive(struct ni *n, const struct engine *e, struct network *net, uint64_t now
 	 * pair walk a flit is written once, into its input's ring (pair_walk_inject()),
 	 * not driven onto the routers' wires and taken from there in the step (60
 	 * instructions an injected flit, docs/performance.md, fourteenth session (pair)).
-	 * The option is off by default: expected so, the routers' instantiation keeps its
-	 * registers (without: cg6 direx 140.85 against 139.99 with --pair-walk off, uniform
-	 * 186.45 against 186.23; main 139.69 and 185.84).
+	 * The hint says the walk is not expected, as when it was off by default: the
+	 * routers' instantiation keeps its registers (without: cg6 direx 140.85 against
+	 * 139.99 with the routers, uniform 186.45 against 186.23; main 139.69 and 185.84);
+	 * the walk's figures (docs/performance.md) are measured with the hint as it is.
 	 */
 	struct pair_walk *pw = net ? network_pair_walk(net) : NULL;
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * pair_walk.h - the network's cycle as one walk of the granted input->output pairs
- * (a speed option, --pair-walk): the same registers as the routers of network.c
+ * (a speed option, on unless --no-pair-walk): the same registers as the routers of network.c
  * (docs/microarchitecture.md sections 6 to 9), held another way.
  *
  * - A link's output register and the input FIFO downstream are one ring per input:

@@ -144,6 +144,7 @@ void sim_config_defaults(struct sim_config *c)
 	c->startup = 10;
 	c->watchdog = 10000;
 	c->fast_forward = true;
+	c->pair_walk = true;
 }
 
 int sim_config_check(const struct sim_config *c, char *err, size_t errlen)

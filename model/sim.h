@@ -65,12 +65,16 @@ struct sim_config {
 	 */
 	bool fast_forward;
 	/*
-	 * A speed option (sim_config_defaults(): off this session): step the network as
-	 * one walk of its granted input->output pairs (model/pair_walk.h), where that
-	 * covers the run: the C model as the engine itself, sinks that never stall, and a
-	 * network network_use_pair_walk() accepts.  The same results either way
-	 * (tests/test_speed.c); sim_stats.network_core says which core ran.  The
-	 * fast-forward skips cycles under either (model/pair_walk_ff.c visits the walk's).
+	 * A speed option (sim_config_defaults(): on, as the CLI's default; false is
+	 * --no-pair-walk): step the network as one walk of its granted input->output
+	 * pairs (model/pair_walk.h), where that covers the run: the C model as the engine
+	 * itself (no waveform, coverage or cosimulation wraps it), sinks that never stall,
+	 * and a network network_use_pair_walk() accepts; elsewhere the routers step.  The
+	 * same results either way (tests/test_speed.c); sim_stats.network_core says which
+	 * core ran.  The fast-forward skips cycles under either (model/pair_walk_ff.c
+	 * visits the walk's).  A caller that reads the routers' own registers
+	 * (network_router()) sets it false; the readouts (network_router_state()) are
+	 * derived under the walk.
 	 */
 	bool pair_walk;
 };

@@ -8,8 +8,8 @@ usage: scripts/same-results.py --baseline REV [--wormcast PATH] [--extra-args=AR
   --wormcast PATH  the binary to check (default: scripts/build.sh, then build/wormcast)
   --extra-args=ARGS  words added to every run's command (run, sweep, traffic, trace) for
                    the binary checked only: a speed option against the baseline without
-                   it (--extra-args=--pair-walk); the JSON field the option adds to say
-                   which core ran (network_core) is not compared
+                   it (--extra-args=--no-pair-walk: the routers, against a baseline whose
+                   default is the pair walk or the routers)
   --jobs N         runs at once (default: the processors)
   --list           print the commands and stop
 
@@ -110,8 +110,11 @@ def trace_topology(path):
 
 # The commands that run a simulation: those that take the speed options (options.def's CMD_RUNS).
 RUNS = ("run", "sweep", "traffic", "trace")
-# Fields a speed option adds to say what it did (--extra-args only).
-OPTION_FIELDS = set()
+# Fields a speed option adds to say what it did: which core stepped the network (the pair
+# walk, on by default since the fifteenth session, or the routers: in every report since,
+# null for another engine), absent from the reports of revisions before (or, before the
+# walk was the default, present only with --pair-walk).
+OPTION_FIELDS = {"network_core"}
 
 
 def strip(x):
@@ -201,8 +204,6 @@ def main():
     ap.add_argument("--extra-args", default="")
     a = ap.parse_args()
     extra = a.extra_args.split()
-    if extra:
-        OPTION_FIELDS.add("network_core")
     wormcast = a.wormcast
     if not wormcast:
         subprocess.run([os.path.join(TOP, "scripts", "build.sh")], check=True)

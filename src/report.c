@@ -103,15 +103,15 @@ static void j_verdict(struct json *j, const struct report_context *c, const stru
 	j_bool(j, "interrupted", r->interrupted);
 	j_str(j, "engine", c->engine);
 	/*
-	 * --pair-walk (a speed option, off by default): which core stepped the network,
-	 * never a silent choice.  Only when asked, so that every other report is as before.
+	 * Which core stepped the network: the pair walk (on unless --no-pair-walk) or the
+	 * routers (--no-pair-walk, or a run the walk does not cover), never a silent choice.
+	 * In every report, null where the C model is not the engine (no core to name: a
+	 * figure an engine does not measure is null, never absent).
 	 */
-	if (c->cfg->pair_walk) {
-		if (r->stats.network_core)
-			j_str(j, "network_core", r->stats.network_core);
-		else
-			j_null(j, "network_core");	/* not the C model: no core to name */
-	}
+	if (r->stats.network_core)
+		j_str(j, "network_core", r->stats.network_core);
+	else
+		j_null(j, "network_core");
 	if (!j->failed && engine_report_json(&r->engine, j->o))
 		j->failed = true;
 	if (r->engine.window_written)
@@ -272,14 +272,13 @@ static const char *yes(bool b)
 #define NOT_MEASURED "not measured (the RTL alone does not show its arbiters)"
 
 /*
- * --pair-walk (a speed option, off by default): which core stepped the network, as the
- * JSON's network_core says; nothing without the option.
+ * Which core stepped the network, as the JSON's network_core says (the pair walk, or the
+ * routers with --no-pair-walk): where the C model ran; nothing for another engine.
  */
-static void core_text(const struct report_context *c, const struct run_result *r, FILE *out)
+static void core_text(const struct run_result *r, FILE *out)
 {
-	if (c->cfg->pair_walk)
-		fprintf(out, "  %-22s %s\n", "network core",
-			r->stats.network_core ? r->stats.network_core : "none (not the C model)");
+	if (r->stats.network_core)
+		fprintf(out, "  %-22s %s\n", "network core", r->stats.network_core);
 }
 
 /* "N" (with_label: "N link conflict cycles"), or that the engine does not measure it. */
@@ -354,7 +353,7 @@ void report_run_text(const struct report_context *c, const struct algorithm_work
 		(unsigned long long)r->stats.messages, (unsigned long long)r->stats.deliveries,
 		(unsigned long long)r->stats.link_moves);
 	engine_report_print(&r->engine, out);
-	core_text(c, r, out);
+	core_text(r, out);
 	interrupted_text(r, out);
 }
 
@@ -451,7 +450,7 @@ void report_traffic_text(const struct report_context *c, const struct traffic_wo
 		secs > 0 ? r->stats.cycles_run / secs : 0, secs > 0 ? r->stats.link_moves / secs : 0,
 		conf, yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
-	core_text(c, r, out);
+	core_text(r, out);
 	interrupted_text(r, out);
 }
 
@@ -483,7 +482,7 @@ void report_trace_text(const struct report_context *c, const struct trace_work *
 		(unsigned long long)r->stats.link_moves, conf);
 	fprintf(out, "  %-22s %s\n", "delivered ok", yes(r->delivered_ok));
 	engine_report_print(&r->engine, out);
-	core_text(c, r, out);
+	core_text(r, out);
 	interrupted_text(r, out);
 }
 

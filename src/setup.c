@@ -30,7 +30,7 @@ int setup_config(const struct options *o, struct sim_config *cfg, struct failure
 	cfg->sink_stall = opt(o, OPT_SINK_STALL)->d;
 	cfg->seed = opt(o, OPT_SEED)->u;
 	cfg->fast_forward = !opt(o, OPT_NO_FAST_FORWARD)->set;
-	cfg->pair_walk = opt(o, OPT_PAIR_WALK)->set;
+	cfg->pair_walk = !opt(o, OPT_NO_PAIR_WALK)->set;
 	/* Section 12's virtual channels have no coverage bins yet (docs/verification.md). */
 	if (opt(o, OPT_COVERAGE)->set && cfg->topo.vcs > 1)
 		return failf(f, EXIT_USAGE, "%s: functional coverage has no bins for virtual channels "

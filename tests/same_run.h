@@ -15,12 +15,14 @@
 #include "algos.h"
 #include "sim.h"
 
-/* The default configuration on network `net`; false (reported) if it does not parse. */
+/* The default configuration on network `net` with the routers; false (reported) if it does not parse. */
 static bool config_for(const char *net, bool all_port, struct sim_config *cfg)
 {
 	char err[256];
 
 	sim_config_defaults(cfg);
+	/* The routers, the reference: a test that wants the pair walk (the default) asks. */
+	cfg->pair_walk = false;
 	cfg->all_port = all_port;
 	if (topology_parse(net, &cfg->topo, err, sizeof(err)) == 0)
 		return true;

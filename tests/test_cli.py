@@ -43,22 +43,34 @@ r = run("run", "--topology", "hypercube:7", "--algorithm", "pbcast", "--flits", 
 j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(j.get("replication_cost") == 5 and j.get("cycles") == j.get("predicted_cycles") == 10 + 7 + 32 + 7 * 5,
       "pbcast on Q_7 with --replication-cost 5: %s cycles == t_s + d + L - 1 + d*T_r = 84" % j.get("cycles"))
-# --pair-walk (a speed option): the same exact cycles, and the JSON names the core that ran,
-# the routers where the pair walk does not cover the run (T_r > 0, stalling sinks); without
-# the option the key is absent, as before.
+# The pair walk (a speed option, on by default): the same exact cycles, and the JSON names the
+# core that ran, the routers where the pair walk does not cover the run (T_r > 0, stalling
+# sinks); --no-pair-walk forces the routers, and says so.
 for extra, core in (((), "pair-walk"), (("--replication-cost", "5"), "routers"),
-                    (("--sink-stall", "0.3"), "routers")):
+                    (("--sink-stall", "0.3"), "routers"), (("--no-pair-walk",), "routers")):
     r = run("run", "--topology", "hypercube:7", "--algorithm", "pbcast", "--flits", "33",
-            "--pair-walk", *extra, "--json")
+            *extra, "--json")
     j = json.loads(r.stdout) if r.returncode == 0 else {}
     exact = "--sink-stall" not in extra  # stalling sinks take longer than the formula
     check(j.get("network_core") == core and j.get("delivered_ok") is True
           and (not exact or j.get("cycles") == j.get("predicted_cycles")),
-          "pbcast on Q_7 with --pair-walk %s: network_core %s (%s)%s"
-          % (" ".join(extra), core, j.get("network_core"), ", cycles as predicted" if exact else ""))
-r = run("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "8", "--pair-walk")
+          "pbcast on Q_7 %s: network_core %s (%s)%s"
+          % (" ".join(extra) or "by default", core, j.get("network_core"),
+             ", cycles as predicted" if exact else ""))
+walk, routers = (json.loads(run("traffic", "--topology", "mesh:4x4", "--rate", "0.2", "--flits", "1-9",
+                                "--cycles", "600", *extra, "--json").stdout)
+                 for extra in ((), ("--no-pair-walk",)))
+for k in ("network_core", "wall_seconds", "cycles_per_second", "flit_hops_per_second"):
+    walk.pop(k, None)
+    routers.pop(k, None)
+check(walk == routers and walk.get("flit_hops", 0) > 0,
+      "traffic on mesh:4x4: the default (the pair walk) and --no-pair-walk report the same")
+r = run("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "8")
 check(r.returncode == 0 and "network core" in r.stdout and "pair-walk" in r.stdout,
-      "run --pair-walk: the text report names the network core")
+      "run: the text report names the network core (the pair walk by default)")
+r = run("run", "--topology", "mesh:4x4", "--algorithm", "pbcast", "--flits", "8", "--no-pair-walk")
+check(r.returncode == 0 and "network core" in r.stdout and "routers" in r.stdout,
+      "run --no-pair-walk: the text report names the routers")
 r = run("run", "--topology", "hypercube:4", "--algorithm", "pbcast", "--flits", "8", "--json")
 j = json.loads(r.stdout) if r.returncode == 0 else {}
 check(j.get("replication_cost") == 0 and j.get("route_order") == "ascending"

@@ -188,7 +188,7 @@ def algos():
 
 
 # The fields only an engine's kind decides (docs/microarchitecture.md section 11).
-ENGINE_FIELDS = {"engine", "rtl", "compare", "cycles_compared", "signals_compared",
+ENGINE_FIELDS = {"engine", "network_core", "rtl", "compare", "cycles_compared", "signals_compared",
                  "mismatches", "link_conflict_cycles", "wall_seconds", "cycles_per_second",
                  "flit_hops_per_second"}
 

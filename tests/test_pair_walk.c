@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * test_pair_walk.c - the pair walk (--pair-walk, model/pair_walk.h) is the routers'
- * network, exactly.
+ * test_pair_walk.c - the pair walk (model/pair_walk.h; the default, --no-pair-walk
+ * steps the routers) is the routers' network, exactly.
  *
  * 1. On and off: every algorithm of the table on hypercubes and meshes, and random
  *    traffic of every kind (R, R+IR, B trees, B+IR paths, rival broadcasts), run with

@@ -283,7 +283,7 @@ static void injection_credits(void)
 }
 
 /*
- * The pair walk (--pair-walk, model/pair_walk.h): its invariants hold in every cycle of
+ * The pair walk (on unless --no-pair-walk, model/pair_walk.h): its invariants hold in every cycle of
  * a busy run (R, R+IR and a B), and a debug build stops the run at the step after its
  * state is corrupted (a ring holding more than depth flits; a link output owned by
  * no pair; a pair's address of another input than its own; heads pending at a router

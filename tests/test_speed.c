@@ -310,7 +310,7 @@ static void message_pages(void)
 
 /*
  * Every algorithm on net with long messages and FIFOs of depth flits, fast-forward on
- * and off, with the routers and with the pair walk (--pair-walk): the four runs alike.
+ * and off, with the routers and with the pair walk (the default): the four runs alike.
  * Where the pair walk steps the network, the fast-forward jumps over it as over the
  * routers: as many cycles skipped (the same steady states found).  The cycles skipped
  * over the routers and over the pair walk, added to skipped[0] and skipped[1].
