@@ -3,7 +3,7 @@
  * huge_pages.h - ask the kernel for transparent huge pages under a large array that a
  * run touches whole (the routers, the pair walk's inputs): a fault maps 2 MB, not 4 KB.
  * The pair walk's 8 MB of inputs on Q_12 took about 2000 faults, a fifth of the
- * broadcast's CPU time (pbcast Q_12, L = 4096, --pair-walk, best of 11: 0.0243 ->
+ * broadcast's CPU time (pbcast Q_12, L = 4096, the pair walk, best of 11: 0.0243 ->
  * 0.0217 s).  Advice only: where the kernel gives no huge pages (transparent_hugepage
  * "never", another system), nothing changes; the results never do.
  */

@@ -32,7 +32,7 @@ struct network {
 	/*
 	 * Every router's FIFOs (router_init()), one block of zero pages: a page is touched
 	 * only once a flit is buffered there, so the pair walk, which buffers in its rings,
-	 * touches none (pbcast Q_12 L = 4096 with --pair-walk: 4 MB less at its peak).
+	 * touches none (pbcast Q_12 L = 4096 under the pair walk: 4 MB less at its peak).
 	 */
 	flit_t *fifo;
 
@@ -329,10 +329,10 @@ void network_routers_inject(struct network *n, int node, int channel, flit_t fli
  * The NI's loops call network_routers_inject() (the routers) or pair_walk_inject() (the
  * pair walk) and test no core a flit (a test of it here, in network_inj_held() and
  * in network_inj_credited() cost cg6 direx and uniform 3.3 instructions a flit-hop
- * with --pair-walk off); another caller (an engine's table, the tests) comes here.
+ * with the routers); another caller (an engine's table, the tests) comes here.
  * Under the pair walk its flit goes into the ring as the NI's do.  (It went onto the
  * routers' wires, which the step then scanned every cycle for it: the active set's
- * words, cg6 with --pair-walk 146.87 / 120.92 / 123.28 with the scan, 145.31 /
+ * words, cg6 under the pair walk 146.87 / 120.92 / 123.28 with the scan, 145.31 /
  * 119.89 / 122.59 without.)
  */
 void network_inject(struct network *n, int node, int channel, flit_t flit)

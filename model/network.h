@@ -108,7 +108,7 @@ bool network_inj_credited(const struct network *n, int node, int channel);
 /*
  * network_inj_held() of a network the routers step (not the pair walk): for the NI's
  * loop, which tests the core once a pass, not once a flit (the test in the loop cost
- * cg6 direx 1.7 and uniform 1.0 instructions a flit-hop with --pair-walk off).
+ * cg6 direx 1.7 and uniform 1.0 instructions a flit-hop with the routers).
  */
 int network_routers_inj_held(const struct network *n, int node, int channel);
 
@@ -121,6 +121,12 @@ void network_port_signals(const struct network *n, int node, int port,
  */
 void network_router_registers(const struct network *n, int node, uint32_t *out_valid,
 			      uint32_t *credit_out, flit_t *out_flit);
+/*
+ * Router node itself: its constants, and its registers only where the routers step the
+ * network (network_core() "routers").  Under the pair walk its registers are not kept
+ * (they stay as reset): read network_router_state() and the functions above, which
+ * are derived from the walk's state.
+ */
 const struct router *network_router(const struct network *n, int node);
 /* Router node's architectural state after the last step (router_state.h). */
 void network_router_state(const struct network *n, int node, struct router_state *s);

@@ -174,7 +174,7 @@ static __attribute__((noinline)) void grant_fan(struct pair_walk *w, int node, i
  * The route of head f at input i of node (section 8): a unicast inline where the
  * routers' join routes it inline (kind: the network's route_kind; router_cube_port(),
  * router_unicast_port_as()), every other by route_of().  The call cost about 66
- * instructions a head; inline, the step (cg6 with --pair-walk, step_pair_walk()
+ * instructions a head; inline, the step (cg6 under the pair walk, step_pair_walk()
  * inclusive) went from 155.1 to 149.9 a flit-hop on direx Q_8, from 153.6 to 147.4 on
  * uniform 8x8 (pbcast's B heads +0.5).  On the hypercube the router's line is not read
  * (router_cube_port() from the node alone); on the mesh the kind is the caller's
@@ -315,8 +315,8 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs, co
 /*
  * allocate_as() compiled for 8, 16 and 32 inputs a router with a ring of 4 in its
  * input, as the walk (walk_pairs()), and for the routes inline of the hypercube and
- * the XY mesh (the kind a constant, head_route()'s tests of it go: cg6 with
- * --pair-walk 146.87 / 123.45 / 123.78 with the kind read from w, 146.87 / 120.92 /
+ * the XY mesh (the kind a constant, head_route()'s tests of it go: cg6
+ * under the pair walk 146.87 / 123.45 / 123.78 with the kind read from w, 146.87 / 120.92 /
  * 123.28 compiled).
  */
 static __attribute__((noinline)) bool allocate(struct pair_walk *w, uint64_t now)
@@ -417,7 +417,7 @@ pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, 
  * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
  * cost 65 instructions a move with them read through w).  The moves are written out
  * here rather than shared with walk_fans() (push(), pop(), mark_ejection() taking these
- * locals and constants, always_inline): that form cost cg6 with --pair-walk 156.89 /
+ * locals and constants, always_inline): that form cost cg6 under the pair walk 156.89 /
  * 143.28 / 142.34 against 153.38 / 142.14 / 141.03 (final review, fourteenth session).
  */
 static inline __attribute__((always_inline)) uint64_t
@@ -438,7 +438,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 
 	/*
 	 * The pairs by address, not by index: the index's scaling and add cost a visit
-	 * about 4 (cg6 with --pair-walk 153.38 / 131.88 / 131.32 by index, 151.38 /
+	 * about 4 (cg6 under the pair walk 153.38 / 131.88 / 131.32 by index, 151.38 /
 	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
 	 * where a head, a tail or an ejection needs them: read at each visit, they cost
 	 * cg6 2.0 / 2.9 / 2.7 more.  First the ejecting pairs, then those on a link.
@@ -483,7 +483,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		/*
 		 * Room (has_room()): y held at most one flit more at the cycle's start (one
 		 * pop a cycle), so below depth - 1 now the pop stamp is not read.  With the
-		 * stamp read at every move, cg6 with --pair-walk was 4.0 higher on direx
+		 * stamp read at every move, cg6 under the pair walk was 4.0 higher on direx
 		 * (135.88), 3.8 on uniform (135.13).
 		 */
 		if (held >= depth - 1 && held + (uint32_t)(y->pop_cyc == now) >= depth) {
@@ -592,7 +592,7 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 /*
  * 3. The ejections of the step, in node order, then channel order (section 9).  Out of
  * line: inlined into pair_walk_step(), its loop spilled the input's index (17
- * instructions an ejection on direx Q_8; cg6 with --pair-walk 149.38 / 124.00 / 124.13
+ * instructions an ejection on direx Q_8; cg6 under the pair walk 149.38 / 124.00 / 124.13
  * inline, 146.87 / 123.46 / 123.85 out of line).
  */
 static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct channel_event *e)

@@ -72,7 +72,7 @@
 
 /*
  * Words for ff_same() or ff_control(), gathered into one call for many: a call cost
- * more than its bytes (pbcast Q_10 with --pair-walk, cg6: 21.72 instructions a
+ * more than its bytes (pbcast Q_10 under the pair walk, cg6: 21.72 instructions a
  * flit-hop with a call a field, 19.20 with a record an input or a fan, 17.66 gathered; the default, 17.17).
  * The bytes compared are the same whatever the calls' boundaries: a count that differs
  * is compared before the words it counts.

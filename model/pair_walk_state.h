@@ -4,7 +4,7 @@
  * for the NI's two calls a flit, inlined from here: pair_walk.c is outside the
  * link-time optimisation (CMakeLists.txt), and pair_walk_inject() and
  * pair_walk_inj_held() as calls cost about 38 instructions an injected flit (cg6
- * with --pair-walk: docs/performance.md, "Fourteenth session (pair)", round 3).
+ * under the pair walk: docs/performance.md, "Fourteenth session (pair)", round 3).
  * Nothing else reads it.
  */
 #ifndef WORMCAST_PAIR_WALK_STATE_H
