@@ -1229,8 +1229,9 @@ void network_ff_visit(struct network *n, struct ff *f)
 
 			ff_same(f, &v, sizeof(v));
 			/*
-			 * Under the pair walk a router in the set holds a network_inject()
-			 * caller's flits on its wires, which the next step takes: refused.
+			 * Under the pair walk the set stays empty (network_inject() writes
+			 * into the rings): a router in it would be state the walk's visit
+			 * does not know, so refused (a guard, not a path the runs take).
 			 */
 			if (n->pw)
 				ff_refuse(f);

@@ -56,8 +56,9 @@
  *     not live; the ejection lists' flits, the last step's live (as network.c's list);
  *   - not visited: ejb and ejsum (all 0 between steps: list_ejections() clears what the
  *     walk sets), inj_credit (a readout's scratch), the constants (down, params, the
- *     routers': under the pair walk their wires carry nothing but a network_inject()
- *     caller's flits, and network_ff_visit() refuses any router in the active set).
+ *     routers': under the pair walk nothing drives their wires, since network_inject()
+ *     writes into the rings too, and network_ff_visit() refuses should a router be in
+ *     the active set).
  *
  * The visit keeps no state: its scratch (the inputs visited, a ring's entries) is
  * allocated for the call.  pair_walk.c is not changed: the visit reads its fields
