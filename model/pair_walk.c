@@ -303,10 +303,8 @@ allocate_as(struct pair_walk *w, uint64_t now, const int shift, const int rs, co
 						      shift, rs, kind);
 			else
 				again = allocate_heads(w, node, heads, now, &conflict);
-			if (again) {
-				pn[node] |= again;
-				hn[node >> 6] |= 1ull << (node & 63);
-			}
+			if (again)
+				pw_pend_inputs(pn, hn, node, again);
 		}
 	}
 	return conflict;
@@ -356,7 +354,7 @@ static inline bool pop(struct pair_walk *w, struct pw_input *x, int32_t xi, int 
 	x->route = 0;
 	/* The next message's head is at the front: allocated in the next cycle. */
 	if (x->wr != rd + 1)
-		pw_pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], xi);
+		pw_pend_head(w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], xi, w->shift);
 	return true;
 }
 
@@ -385,7 +383,7 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
 	y->push_cyc = now;
 	/* A head into an empty input: allocated in the next cycle, when it is seen. */
 	if (flit_is_head(f) && wr == y->rd)
-		pw_pend_head(w, w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], yi);
+		pw_pend_head(w->pend[(now + 1) & 1], w->hact[(now + 1) & 1], yi, w->shift);
 }
 
 /*
@@ -402,12 +400,8 @@ pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, 
 	if (!flit_is_tail(f))
 		return false;
 	x->route = 0;
-	if (x->wr != rd + 1) {
-		const int32_t xi = k->x;
-
-		pn[xi >> shift] |= 1u << (xi & ((1u << shift) - 1));
-		hn[xi >> (shift + 6)] |= 1ull << ((xi >> shift) & 63);
-	}
+	if (x->wr != rd + 1)
+		pw_pend_head(pn, hn, k->x, shift);
 	return true;
 }
 
@@ -432,7 +426,6 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
 	flit_t *const restrict ejf = w->ejf;
 	const uint32_t rm = (1u << rs) - 1;
-	const uint32_t imask = (1u << shift) - 1;
 	struct pw_pair *k = pairs, *ee = pairs + w->nepairs, *end = pairs + w->npairs;
 	uint64_t moves = 0;
 
@@ -498,12 +491,8 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		y->wr = wr + 1;
 		y->push_cyc = now;
 		/* A head into an empty input: allocated in the next cycle, when it is seen. */
-		if (flit_is_head(f) && wr == y->rd) {
-			const int32_t yi = k->y;
-
-			pn[yi >> shift] |= 1u << (yi & imask);
-			hn[yi >> (shift + 6)] |= 1ull << ((yi >> shift) & 63);
-		}
+		if (flit_is_head(f) && wr == y->rd)
+			pw_pend_head(pn, hn, k->y, shift);
 		moves++;
 		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
 			taken[k->node] &= ~k->obit;	/* 9. the tail frees the output */

@@ -137,14 +137,23 @@ static inline flit_t *pw_ring(const struct pair_walk *w, int32_t xi)
 	return &w->buf[(size_t)xi << w->ring_shift];
 }
 
-/* The head now at input xi's front is allocated in the cycle of pend and hact. */
-static inline void pw_pend_head(const struct pair_walk *w, uint32_t *pend, uint64_t *hact,
-				int32_t xi)
+/*
+ * Router v's inputs in bits have heads at their fronts, allocated in the cycle of pend
+ * and hact: the inputs and the router's mark together, since the allocation takes a
+ * router by its mark alone (pair_walk_sanity(): marked iff pending).
+ */
+static inline __attribute__((always_inline)) void
+pw_pend_inputs(uint32_t *pend, uint64_t *hact, int v, uint32_t bits)
 {
-	int v = xi >> w->shift;
-
-	pend[v] |= 1u << (xi & ((1 << w->shift) - 1));
+	pend[v] |= bits;
 	hact[v >> 6] |= 1ull << (v & 63);
+}
+
+/* The head now at input xi's front (1 << shift inputs a router), the same way. */
+static inline __attribute__((always_inline)) void
+pw_pend_head(uint32_t *pend, uint64_t *hact, int32_t xi, const int shift)
+{
+	pw_pend_inputs(pend, hact, xi >> shift, 1u << (xi & ((1u << shift) - 1)));
 }
 
 /*
@@ -159,7 +168,7 @@ pw_inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
 	uint32_t wr = x->wr;
 
 	if (flit_is_head(flit) && wr == x->rd)
-		pw_pend_head(w, w->pend[w->cycle & 1], w->hact[w->cycle & 1], xi);
+		pw_pend_head(w->pend[w->cycle & 1], w->hact[w->cycle & 1], xi, w->shift);
 	pw_ring(w, xi)[wr & w->ring_mask] = flit;
 	x->wr = wr + 1;
 }
