@@ -386,6 +386,82 @@ static void fast_forward_runs(void)
 }
 
 /*
+ * One case of fast_forward_limit(): pbcast with L = 300 on net, FIFOs of depth flits,
+ * stopped by a cycle limit, with the fast-forward on and off, the routers or the pair
+ * walk (walk).  False if it could not run (reported).
+ */
+static bool fast_forward_limit_run(const char *net, uint64_t limit, int depth, bool walk)
+{
+	struct sim_config cfg;
+	struct algo_params p = { .cfg = &cfg, .root = 0, .flits = 300 };
+	struct algo_session x[2];
+	struct algo_run run[2];
+	struct sim *s[2] = { NULL, NULL };
+	struct engine e[2];
+	struct router_params rp;
+	struct driver d;
+	enum sim_status st[2];
+	char err[256];
+	bool same = true;
+	const char *core = "?";
+
+	if (!config_for(net, true, &cfg))
+		return false;
+	cfg.max_cycles = limit;
+	cfg.buffer_depth = depth;
+	cfg.pair_walk = walk;
+	for (int j = 0; j < 2; j++) {
+		cfg.fast_forward = j == 0;
+		/* The engine its own, bare: its routers read after the run. */
+		sim_config_router_params(&cfg, &rp);
+		if (algo_begin(algo_find("pbcast"), &p, &x[j], &run[j]) ||
+		    model_engine_create(&e[j], &rp) ||
+		    !(s[j] = sim_create_with_engine(&x[j].cfg, &e[j], err, sizeof(err)))) {
+			check(false, "pbcast with a cycle limit: out of memory");
+			return false;
+		}
+		algo_driver(&x[j], &d);
+		st[j] = sim_run(s[j], &d);
+	}
+	{
+		struct router_regs_layout l;
+		struct router_state *rs = calloc(2, sizeof(*rs));
+		const struct router *r = network_router(model_engine_network(&e[0]), 0);
+
+		router_regs_layout(&l, r->n_in, r->n_out, r->depth, r->n_ports, r->n_vc);
+		for (int v = 0; rs && v < cfg.topo.nodes && same; v++) {
+			network_router_state(model_engine_network(&e[0]), v, &rs[0]);
+			network_router_state(model_engine_network(&e[1]), v, &rs[1]);
+			same = router_state_equal(&l, &rs[0], &rs[1]);
+		}
+		same = same && rs;
+		free(rs);
+	}
+	{
+		struct sim_stats a, b;
+
+		sim_get_stats(s[0], &a);
+		sim_get_stats(s[1], &b);
+		if (a.network_core)
+			core = a.network_core;
+		check(st[0] == st[1] && same_stats(&a, &b) && same &&
+		      !strcmp(sim_error(s[0]), sim_error(s[1])) &&
+		      (limit < 150 || a.ff_skipped > 0),
+		      "pbcast on %s, L = 300, depth %d, cycle limit %llu (ran: %s): "
+		      "fast-forward on and off stop alike (status %d, %llu cycles "
+		      "skipped), every router's registers the same", net,
+		      depth, (unsigned long long)limit, core,
+		      (int)st[0], (unsigned long long)a.ff_skipped);
+	}
+	for (int j = 0; j < 2; j++) {
+		algo_end(&x[j], s[j], st[j], &run[j]);
+		sim_destroy(s[j]);
+		model_engine_destroy(&e[j]);
+	}
+	return true;
+}
+
+/*
  * A cycle limit, and every router's registers, where a jump would pass it: the runs
  * stop at the same cycle with the same state (the registers right after a jump, where
  * it ends on the limit).  With the routers and with the pair walk: its registers are
@@ -408,77 +484,11 @@ static void fast_forward_limit(void)
 		{ "mesh:4x4", 200, 8 }, { "mesh:4x4", 202, 2 }, { "hypercube:3", 150, 16 },
 	};
 
-	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++) {
-		for (int walk = 0; walk < 2; walk++) {
-			struct sim_config cfg;
-			struct algo_params p = { .cfg = &cfg, .root = 0, .flits = 300 };
-			struct algo_session x[2];
-			struct algo_run run[2];
-			struct sim *s[2] = { NULL, NULL };
-			struct engine e[2];
-			struct router_params rp;
-			struct driver d;
-			enum sim_status st[2];
-			char err[256];
-			bool same = true;
-			const char *core = "?";
-
-			if (!config_for(cases[k].net, true, &cfg))
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		for (int walk = 0; walk < 2; walk++)
+			if (!fast_forward_limit_run(cases[k].net, cases[k].limit, cases[k].depth,
+						    walk))
 				return;
-			cfg.max_cycles = cases[k].limit;
-			cfg.buffer_depth = cases[k].depth;
-			cfg.pair_walk = walk;
-			for (int j = 0; j < 2; j++) {
-				cfg.fast_forward = j == 0;
-				/* The engine its own, bare: its routers read after the run. */
-				sim_config_router_params(&cfg, &rp);
-				if (algo_begin(algo_find("pbcast"), &p, &x[j], &run[j]) ||
-				    model_engine_create(&e[j], &rp) ||
-				    !(s[j] = sim_create_with_engine(&x[j].cfg, &e[j], err,
-								    sizeof(err)))) {
-					check(false, "pbcast with a cycle limit: out of memory");
-					return;
-				}
-				algo_driver(&x[j], &d);
-				st[j] = sim_run(s[j], &d);
-			}
-			{
-				struct router_regs_layout l;
-				struct router_state *rs = calloc(2, sizeof(*rs));
-				const struct router *r = network_router(model_engine_network(&e[0]), 0);
-
-				router_regs_layout(&l, r->n_in, r->n_out, r->depth, r->n_ports, r->n_vc);
-				for (int v = 0; rs && v < cfg.topo.nodes && same; v++) {
-					network_router_state(model_engine_network(&e[0]), v, &rs[0]);
-					network_router_state(model_engine_network(&e[1]), v, &rs[1]);
-					same = router_state_equal(&l, &rs[0], &rs[1]);
-				}
-				same = same && rs;
-				free(rs);
-			}
-			{
-				struct sim_stats a, b;
-
-				sim_get_stats(s[0], &a);
-				sim_get_stats(s[1], &b);
-				if (a.network_core)
-					core = a.network_core;
-				check(st[0] == st[1] && same_stats(&a, &b) && same &&
-				      !strcmp(sim_error(s[0]), sim_error(s[1])) &&
-				      (cases[k].limit < 150 || a.ff_skipped > 0),
-				      "pbcast on %s, L = 300, depth %d, cycle limit %llu (ran: %s): "
-				      "fast-forward on and off stop alike (status %d, %llu cycles "
-				      "skipped), every router's registers the same", cases[k].net,
-				      cases[k].depth, (unsigned long long)cases[k].limit, core,
-				      (int)st[0], (unsigned long long)a.ff_skipped);
-			}
-			for (int j = 0; j < 2; j++) {
-				algo_end(&x[j], s[j], st[j], &run[j]);
-				sim_destroy(s[j]);
-				model_engine_destroy(&e[j]);
-			}
-		}
-	}
 }
 
 /* Every algorithm with a closed-form schedule, against the evaluation event by event. */
