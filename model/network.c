@@ -202,6 +202,8 @@ struct network *network_create(const struct router_params *params)
 	struct network *n = calloc(1, sizeof(*n));
 	const struct topology *t;
 	int nodes = params->topo->nodes;
+	/* Each router's part of fifo (router_init()). */
+	size_t fifo_flits = router_fifo_flits(params);
 
 	if (!n)
 		return NULL;
@@ -221,7 +223,7 @@ struct network *network_create(const struct router_params *params)
 	 */
 	n->routers_mem = calloc((size_t)nodes + 1, sizeof(*n->routers));
 	n->routers = (struct router *)(((uintptr_t)n->routers_mem + 63) & ~(uintptr_t)63);
-	n->fifo = calloc((size_t)nodes * router_fifo_flits(params), sizeof(*n->fifo));
+	n->fifo = calloc((size_t)nodes * fifo_flits, sizeof(*n->fifo));
 	n->words = (nodes + 7) / 8;
 	n->active[0] = calloc((size_t)n->words, 8);
 	n->active[1] = calloc((size_t)n->words, 8);
@@ -240,7 +242,7 @@ struct network *network_create(const struct router_params *params)
 	huge_pages(n->routers_mem, sizeof(*n->routers) * ((size_t)nodes + 1));
 	for (int v = 0; v < nodes; v++)
 		if (router_init(&n->routers[v], &n->params, v,
-				n->fifo + (size_t)v * router_fifo_flits(params)))
+				n->fifo + (size_t)v * fifo_flits))
 			goto fail;
 	for (int p = 0; p < t->ports; p++) {
 		n->peer[p] = topology_peer_port(t, p);

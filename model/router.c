@@ -35,11 +35,15 @@ uint8_t router_route_kind(const struct router_params *p)
 	return t->route_order == ORDER_ASCENDING ? ROUTER_ROUTE_MESH_XY : ROUTER_ROUTE_MESH_YX;
 }
 
+/* NIn (section 6): the link inputs (P x V), then the injection channels (P all-port, else 1). */
+static int inputs_of(const struct router_params *p)
+{
+	return p->topo->ports * p->topo->vcs + (p->all_port ? p->topo->ports : 1);
+}
+
 size_t router_fifo_flits(const struct router_params *p)
 {
-	int ports = p->topo->ports, links = ports * p->topo->vcs;
-
-	return (size_t)(links + (p->all_port ? ports : 1)) * (size_t)(p->buffer_depth + 1);
+	return (size_t)inputs_of(p) * (size_t)(p->buffer_depth + 1);
 }
 
 int router_init(struct router *r, const struct router_params *p, int node, flit_t *fifo)
@@ -52,7 +56,7 @@ int router_init(struct router *r, const struct router_params *p, int node, flit_
 	r->n_ports = ports;
 	r->n_vc = p->topo->vcs;
 	r->n_link = ports * r->n_vc;
-	r->n_in = r->n_link + (p->all_port ? ports : 1);
+	r->n_in = inputs_of(p);
 	r->n_out = r->n_link + (p->all_port ? r->n_link : 1);
 	if (r->n_in > ROUTER_MAX_IO || r->n_out > ROUTER_MAX_IO)
 		return -1;
