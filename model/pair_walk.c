@@ -9,8 +9,9 @@
  *    granted head becomes a pair;
  * 2. the walk: every pair whose input shows a flit and whose outputs are ready moves
  *    it (section 7, step 6), a tail ends its pair and frees its outputs (step 9);
- * 3. the ejections of the cycle, marked by input in the walk, listed in node order,
- *    then channel order (section 9).
+ * 3. the walk of the inputs whose pair ejects, by their bits: in node order, then
+ *    channel order, which is the order of the cycle's ejections (section 9), so the
+ *    walk lists them (with a fan's, marked by input).
  *
  * Why it is exact with the routers' two phases done in one pass: a push into a ring
  * is stamped with its cycle and is not seen downstream before the next one (the link
@@ -85,7 +86,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	w->taken = calloc((size_t)w->nodes, sizeof(*w->taken));
 	w->head = calloc(inputs, sizeof(*w->head));
 	w->hwords = (w->nodes + 63) / 64;
-	w->ejwords = (int)((inputs + 63) / 64);
+	w->ejwords = (int)((inputs + 1 + 63) / 64);	/* (+ the spare) */
 	for (int k = 0; k < 2; k++) {
 		w->pend[k] = calloc((size_t)w->nodes, sizeof(*w->pend[k]));
 		w->hact[k] = calloc((size_t)w->hwords, sizeof(*w->hact[k]));
@@ -95,12 +96,14 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	}
 	w->pairs = malloc(sizeof(*w->pairs) * inputs);
 	w->fans = malloc(sizeof(*w->fans) * inputs);
+	w->ejset = calloc((size_t)w->ejwords, sizeof(*w->ejset));
+	w->ejsetsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsetsum));
 	w->ejb = calloc((size_t)w->ejwords, sizeof(*w->ejb));
 	w->ejsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsum));
 	w->ejf = calloc(inputs, sizeof(*w->ejf));
 	w->inj_credit = malloc(sizeof(*w->inj_credit) * (size_t)w->nodes * (size_t)w->ports);
 	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down ||
-	    !w->taken || !w->head || !w->pairs || !w->fans || !w->ejb ||
+	    !w->taken || !w->head || !w->pairs || !w->fans || !w->ejset || !w->ejsetsum || !w->ejb ||
 	    !w->ejsum || !w->ejf || !w->inj_credit)
 		goto fail;
 	/* No push or pop yet: stamps that no cycle equals. */
@@ -135,6 +138,8 @@ void pair_walk_destroy(struct pair_walk *w)
 	}
 	free(w->pairs);
 	free(w->fans);
+	free(w->ejset);
+	free(w->ejsetsum);
 	free(w->ejb);
 	free(w->ejsum);
 	free(w->ejf);
@@ -232,13 +237,9 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 	w->head[xi] = f;
 	x->route = req;
 	x->req = 0;
-	if (!(req & lm)) {	/* its ejection alone: first of the link pairs, moved to the end */
-		struct pw_pair *const p = w->pairs;
-		const int e = w->nepairs++;
-
-		p[w->npairs++] = p[e];
-		p[e] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1, .node = node,
-					 .obit = 0 };
+	if (!(req & lm)) {	/* its ejection alone: its bit (walk_ejections()) */
+		w->ejset[xi >> 6] |= 1ull << (xi & 63);
+		w->ejsetsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
 	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
 		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
 
@@ -423,10 +424,8 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	uint32_t *const restrict taken = w->taken;
 	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
 	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
-	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
-	flit_t *const restrict ejf = w->ejf;
 	const uint32_t rm = (1u << rs) - 1;
-	struct pw_pair *k = pairs, *ee = pairs + w->nepairs, *end = pairs + w->npairs;
+	struct pw_pair *k = pairs, *end = pairs + w->npairs;
 	uint64_t moves = 0;
 
 	/*
@@ -434,32 +433,8 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 	 * about 4 (cg6 under the pair walk 153.38 / 131.88 / 131.32 by index, 151.38 /
 	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
 	 * where a head, a tail or an ejection needs them: read at each visit, they cost
-	 * cg6 2.0 / 2.9 / 2.7 more.  First the ejecting pairs, then those on a link.
+	 * cg6 2.0 / 2.9 / 2.7 more.
 	 */
-	while (k < ee) {
-		struct pw_input *const x = k->px;
-		const uint32_t rd = x->rd;
-		int32_t xi;
-		flit_t f;
-
-		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
-			k++;
-			continue;
-		}
-		xi = k->x;
-		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
-		ejb[xi >> 6] |= 1ull << (xi & 63);
-		ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
-		ejf[xi] = f;
-		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
-			/* The last ejecting pair here, the last pair into its place. */
-			*k = *--ee;
-			*ee = *--end;
-			continue;
-		}
-		k++;
-	}
-	w->nepairs = (int)(ee - pairs);
 	while (k < end) {
 		struct pw_input *const x = k->px;
 		struct pw_input *const y = k->py;
@@ -540,8 +515,11 @@ static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 	return walk_any(w, now);
 }
 
-/* 2. The walk of the pairs with several outputs (lockstep replication). */
-static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
+/*
+ * 2. The walk of the pairs with several outputs (lockstep replication); *ejected
+ * counts the ejections marked (for walk_ejections()).
+ */
+static uint64_t walk_fans(struct pair_walk *w, uint64_t now, int *ejected)
 {
 	uint64_t moves = 0;
 	uint32_t depth = (uint32_t)w->depth;
@@ -567,8 +545,10 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 		for (int j = 0; j < g->ny; j++)
 			push(w, &w->in[g->y[j]], g->y[j], f, now);
 		moves += (uint64_t)g->ny;
-		if (g->ej)
+		if (g->ej) {
 			mark_ejection(w, g->x, f);
+			(*ejected)++;
+		}
 		if (pop(w, x, g->x, g->node, g->obit, f, rd, now)) {
 			*g = w->fans[--w->nfans];
 			continue;
@@ -579,35 +559,131 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 }
 
 /*
- * 3. The ejections of the step, in node order, then channel order (section 9).  Out of
- * line: inlined into pair_walk_step(), its loop spilled the input's index (17
- * instructions an ejection on direx Q_8; cg6 under the pair walk 149.38 / 124.00 / 124.13
- * inline, 146.87 / 123.46 / 123.85 out of line).
+ * Input xi's pair ejects: its flit, if it shows one, popped and listed at e (returns
+ * 1, else 0).  A tail ends the pair: its bit cleared (and its word's summary bit with
+ * the word's last), here rather than after its word's walk (once a message).
  */
-static __attribute__((noinline)) int list_ejections(struct pair_walk *w, struct channel_event *e)
+static inline __attribute__((always_inline)) int
+eject_at(struct pair_walk *w, struct pw_input *restrict in, flit_t *restrict buf,
+	 flit_t *restrict ejf, struct channel_event *restrict e, int32_t xi, uint64_t now,
+	 uint32_t *restrict pn, uint64_t *restrict hn, const int shift, const int rs)
 {
-	struct channel_event *start = e;
-	const int shift = w->shift, in_mask = (1 << shift) - 1;
-	const flit_t *const ejf = w->ejf;
+	struct pw_input *const x = &in[xi];
+	const uint32_t rd = x->rd;
+	flit_t f;
 
-	for (int s = 0; s < (w->ejwords + 63) / 64; s++) {
-		uint64_t sum = w->ejsum[s];
+	if (x->wr - rd == (uint32_t)(x->push_cyc == now))
+		return 0;
+	f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & ((1u << rs) - 1)]
+				   : buf[((size_t)xi << rs) + (rd & ((1u << rs) - 1))];
+	ejf[xi] = f;
+	*e = (struct channel_event){ .node = xi >> shift, .channel = xi & ((1 << shift) - 1),
+				     .flit = f };
+	x->rd = rd + 1;
+	x->pop_cyc = now;
+	if (flit_is_tail(f)) {
+		uint64_t *const word = &w->ejset[xi >> 6];
 
-		w->ejsum[s] = 0;
+		x->route = 0;
+		*word &= ~(1ull << (xi & 63));
+		if (!*word)
+			w->ejsetsum[xi >> 12] &= ~(1ull << ((xi >> 6) & 63));
+		/* The next message's head is at the front: allocated in the next cycle. */
+		if (x->wr != rd + 1)
+			pw_pend_head(pn, hn, xi, w->shift);
+	}
+	return 1;
+}
+
+/*
+ * 3. The walk of the inputs whose pair ejects (ejset's bits), in node order, then
+ * channel order: their flits popped and listed at e in that order, which is the
+ * ejections' (section 9), with the fans' ejections of the step (fans: any were marked
+ * in ejb by walk_fans(), which runs before; popped already) merged in, input by input.
+ * Compiled without the fans' merge too (a step of unicasts: no word of ejb read).
+ * Returns the count.
+ */
+static inline __attribute__((always_inline)) int
+walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
+		  const int shift, const int rs, const bool fans)
+{
+	struct pw_input *const restrict in = w->in;
+	flit_t *const restrict buf = w->buf;
+	flit_t *const restrict ejf = w->ejf;
+	const uint64_t *const ejset = w->ejset, *const ejsetsum = w->ejsetsum;
+	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
+	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
+	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
+	const int swords = (w->ejwords + 63) / 64;
+	struct channel_event *const start = e;
+
+	for (int s = 0; s < swords; s++) {
+		uint64_t sum = ejsetsum[s];
+
+		if (fans) {
+			sum |= ejsum[s];
+			ejsum[s] = 0;
+		}
 		for (; sum; sum &= sum - 1) {
-			int word = s * 64 + __builtin_ctzll(sum);
-			uint64_t b = w->ejb[word];
+			const int word = s * 64 + __builtin_ctzll(sum);
+			const uint64_t fan = fans ? ejb[word] : 0;
 
-			w->ejb[word] = 0;
-			for (; b; b &= b - 1) {
-				int xi = word * 64 + __builtin_ctzll(b);
+			if (!fans || !fan) {
+				for (uint64_t b = ejset[word]; b; b &= b - 1)
+					e += eject_at(w, in, buf, ejf, e, word * 64 + __builtin_ctzll(b),
+						      now, pn, hn, shift, rs);
+				continue;
+			}
+			ejb[word] = 0;
+			for (uint64_t b = ejset[word] | fan; b; b &= b - 1) {
+				const int32_t xi = word * 64 + __builtin_ctzll(b);
 
-				*e++ = (struct channel_event){
-					.node = xi >> shift, .channel = xi & in_mask, .flit = ejf[xi] };
+				if (fan & b & -b)
+					*e++ = (struct channel_event){
+						.node = xi >> shift, .channel = xi & ((1 << shift) - 1),
+						.flit = ejf[xi] };
+				else
+					e += eject_at(w, in, buf, ejf, e, xi, now, pn, hn, shift, rs);
 			}
 		}
 	}
 	return (int)(e - start);
+}
+
+/*
+ * walk_ejections_as() compiled for the shapes of walk_pairs() (a ring of 4 in the input),
+ * with the fans' merge and without.
+ */
+#define EJECT_SHAPE(name, shift, fans)								\
+	static __attribute__((noinline)) int name(struct pair_walk *w, uint64_t now,		\
+						  struct channel_event *e)			\
+	{											\
+		return walk_ejections_as(w, now, e, shift, 2, fans);				\
+	}
+EJECT_SHAPE(walk_ejections_8, 3, false)
+EJECT_SHAPE(walk_ejections_16, 4, false)
+EJECT_SHAPE(walk_ejections_32, 5, false)
+EJECT_SHAPE(walk_ejections_fans_8, 3, true)
+EJECT_SHAPE(walk_ejections_fans_16, 4, true)
+EJECT_SHAPE(walk_ejections_fans_32, 5, true)
+
+static __attribute__((noinline)) int walk_ejections_any(struct pair_walk *w, uint64_t now,
+							struct channel_event *e)
+{
+	return walk_ejections_as(w, now, e, w->shift, w->ring_shift, true);
+}
+
+static int walk_ejections(struct pair_walk *w, uint64_t now, struct channel_event *e, bool fans)
+{
+	if (w->ring_shift == 2) {
+		if (w->shift == 3)
+			return fans ? walk_ejections_fans_8(w, now, e) : walk_ejections_8(w, now, e);
+		if (w->shift == 4)
+			return fans ? walk_ejections_fans_16(w, now, e) : walk_ejections_16(w, now, e);
+		if (w->shift == 5)
+			return fans ? walk_ejections_fans_32(w, now, e) : walk_ejections_32(w, now, e);
+	}
+	return walk_ejections_any(w, now, e);
 }
 
 /*
@@ -645,13 +721,14 @@ __attribute__((noinline)) void pair_walk_step(struct pair_walk *w, uint64_t cycl
 {
 	uint64_t moves;
 	bool conflict;
+	int fan_ejections = 0;
 
 	if (cycle != w->cycle)
 		rebase(w, cycle);
 	conflict = allocate(w, cycle);
-	moves = walk_pairs(w, cycle) + walk_fans(w, cycle);
+	moves = walk_pairs(w, cycle) + walk_fans(w, cycle, &fan_ejections);
 	w->ej_cur ^= 1;
-	w->nej[w->ej_cur] = list_ejections(w, w->ej[w->ej_cur]);
+	w->nej[w->ej_cur] = walk_ejections(w, cycle, w->ej[w->ej_cur], fan_ejections != 0);
 	w->link_moves += moves;
 	w->last_moves = (int)moves + w->nej[w->ej_cur];
 	w->conflict_cycles += conflict;
@@ -820,28 +897,22 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
-	if (w->nepairs < 0 || w->nepairs > w->npairs) {
-		snprintf(why, len, "pair_walk: %d of %d pairs eject", w->nepairs, w->npairs);
-		goto out;
-	}
 	for (int c = 0; c < w->npairs + w->nfans; c++) {
 		int32_t xi;
 		int node;
 		uint32_t obit;
 
 		pair_at(w, c, &xi, &node, &obit);
-		/* A one-output pair's addresses are its inputs'; the ejecting ones first. */
+		/* A one-output pair moves on a link; its addresses are its inputs'. */
 		if (c < w->npairs) {
 			const struct pw_pair *k = &w->pairs[c];
 
-			if ((c < w->nepairs) != (k->y < 0)) {
-				snprintf(why, len, "pair_walk: pair %d (input %d) %s, but the first %d "
-					 "of %d pairs eject", c, k->x, k->y < 0 ? "ejects" : "moves on a link",
-					 w->nepairs, w->npairs);
+			if (k->y < 0 || k->y >= (int32_t)inputs) {
+				snprintf(why, len, "pair_walk: pair %d (input %d) moves to input %d, "
+					 "not a link's", c, k->x, k->y);
 				goto out;
 			}
-
-			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
+			if (k->px != &w->in[k->x] || k->py != &w->in[k->y]) {
 				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
 					 "another input", c, k->x);
 				goto out;
@@ -856,6 +927,30 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		}
 		owned[node] |= obit;
 		paired[xi] = 1;
+	}
+	/*
+	 * The inputs marked ejecting: each routed to its ejection alone, in no other pair,
+	 * and a word's summary bit set iff it has any (walk_ejections() visits the words by
+	 * their summary bits only).
+	 */
+	for (int k = 0; k < w->ejwords; k++) {
+		if (!(w->ejsetsum[k >> 6] >> (k & 63) & 1) != !w->ejset[k]) {
+			snprintf(why, len, "pair_walk: ejecting inputs %#llx in word %d, summary "
+				 "bit %d", (unsigned long long)w->ejset[k], k,
+				 (int)(w->ejsetsum[k >> 6] >> (k & 63) & 1));
+			goto out;
+		}
+		for (uint64_t b = w->ejset[k]; b; b &= b - 1) {
+			size_t xi = (size_t)k * 64 + (size_t)__builtin_ctzll(b);
+			uint32_t route = xi < inputs ? w->in[xi].route : 0;
+
+			if (!route || (route & w->link_mask) || paired[xi]) {
+				snprintf(why, len, "pair_walk: input %zu marked ejecting: route %#x%s",
+					 xi, route, xi < inputs && paired[xi] ? ", in another pair" : "");
+				goto out;
+			}
+			paired[xi] = 1;
+		}
 	}
 	for (int v = 0; v < w->nodes; v++)
 		if (owned[v] != w->taken[v]) {
@@ -900,20 +995,22 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 		w->in[0].wr += (uint32_t)w->depth + 1;
 	else if (what == 1)
 		w->taken[0] ^= 1;
-	else if (what == 2 && k)	/* the spare input past the last: always empty, so the walk skips it */
+	else if (what == 2) {	/* the spare input past the last: always empty, so the walk skips it */
+		if (!k) {	/* (no link pair: one made, input 0 into itself) */
+			k = &w->pairs[w->npairs++];
+			*k = (struct pw_pair){ .py = &w->in[0] };
+		}
 		k->px = &w->in[(size_t)w->nodes << w->shift];
-	else if (what == 4 && k) {
+	}
+	else if (what == 4) {
 		/*
-		 * A link pair among the ejecting ones: the first link pair counted as ejecting,
-		 * or the first ejecting pair made a link pair (into its own input).  Its
-		 * input's address the spare's (always empty, as for 2), so that no tail in the
-		 * next step ends it and undoes the corruption.
+		 * The spare input marked ejecting (no route): the walk of ejset visits it, and
+		 * it stays (always empty, as for 2: no tail ends it).
 		 */
-		if (!w->nepairs)
-			w->nepairs = 1;
-		else
-			k->py = &w->in[k->y = k->x];
-		k->px = &w->in[(size_t)w->nodes << w->shift];
+		size_t xi = (size_t)w->nodes << w->shift;
+
+		w->ejset[xi >> 6] |= 1ull << (xi & 63);
+		w->ejsetsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
 	}
 	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
 		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);

@@ -15,8 +15,8 @@
  *   leaves; each cycle walks the pairs, not the routers.  Routers are visited only to
  *   allocate the heads at their inputs' fronts (section 7, steps 3 to 5: rotating
  *   priority, all or nothing).
- * - The ejections of a cycle are marked by input and listed in node order, then
- *   channel order (section 9).
+ * - The ejections of a cycle are listed in node order, then channel order (section 9):
+ *   the pairs that eject are bits by input, walked in that order.
  *
  * It covers hypercubes and meshes without wrap-around, all-port, V = 1, T_r = 0, with
  * sinks that never stall (network_return_ejection_credits(): an ejection output is
@@ -82,8 +82,8 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len);
 
 /*
  * For test_sanity: break an invariant (what: 0 a ring's counts, 1 an output's owner, 2 a
- * pair's address of its input, 3 a router's mark of heads pending, 4 the count of the
- * ejecting pairs).
+ * pair's address of its input, 3 a router's mark of heads pending, 4 the spare input
+ * marked ejecting).
  */
 void pair_walk_corrupt(struct pair_walk *w, int what);
 

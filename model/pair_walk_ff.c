@@ -13,7 +13,8 @@
  * (w->cycle = t, the last step t - 1):
  *
  *   - same: the pair lists (pairs whole, the fans' fields and outputs: not their y[]
- *     past ny or their padding, which nothing writes), their counts, the ejection lists' counts
+ *     past ny or their padding, which nothing writes; the ejecting inputs' bits, ejset
+ *     by its summary's words), their counts, the ejection lists' counts
  *     and channels (the last step's and the one before, which pair_walk_credits()
  *     reads).  A step changes the lists only by a grant or a tail, so a list that is the
  *     same at every cycle observed had neither; the heads pending (pend, hact) are
@@ -54,8 +55,8 @@
  *     other dead slot is read before it is written.  ejf[] of an input whose route
  *     ejects (the ejection output's register: written only when its pair ejects),
  *     not live; the ejection lists' flits, the last step's live (as network.c's list);
- *   - not visited: ejb and ejsum (all 0 between steps: list_ejections() clears what the
- *     walk sets), inj_credit (a readout's scratch), the constants (down, params, the
+ *   - not visited: ejb and ejsum (all 0 between steps: walk_ejections() clears what
+ *     walk_fans() sets), inj_credit (a readout's scratch), the constants (down, params, the
  *     routers': under the pair walk nothing drives their wires, since network_inject()
  *     writes into the rings too, and network_ff_visit() refuses should a router be in
  *     the active set).
@@ -162,7 +163,7 @@ static inline void mark(uint64_t *seen, int32_t xi)
  * list before the last (ej_cur ^ 1) is the last one of the cycle before, so it is the
  * same every cycle if it is the last one's channels: compared with them here.  Its
  * flits are not visited: nothing reads them (pair_walk_credits() asks for its channels
- * only) before list_ejections() writes the list again.
+ * only) before walk_ejections() writes the list again.
  */
 static bool ff_lists(struct pair_walk *w, struct ff *f, struct gather *same, uint64_t mask)
 {
@@ -189,6 +190,11 @@ static bool ff_lists(struct pair_walk *w, struct ff *f, struct gather *same, uin
 	ff_same(f, &nej, sizeof(nej));
 	if (w->npairs)
 		ff_same(f, w->pairs, sizeof(*w->pairs) * (size_t)w->npairs);
+	ff_same(f, w->ejsetsum, sizeof(*w->ejsetsum) * (size_t)((w->ejwords + 63) / 64));
+	for (int k = 0; k < (w->ejwords + 63) / 64; k++)
+		for (uint64_t b = w->ejsetsum[k]; b; b &= b - 1)
+			gather(same, &w->ejset[k * 64 + __builtin_ctzll(b)],
+			       sizeof(*w->ejset) / sizeof(same->v[0]));
 	for (int c = 0; c < w->nfans; c++) {
 		const struct pw_fan *g = &w->fans[c];
 		int32_t k[4] = { g->x, g->node, (int32_t)g->obit, g->ny | g->ej << 16 };
@@ -213,7 +219,7 @@ void pair_walk_ff_visit(struct pair_walk *w, struct ff *f)
 	/* A flit's W + 2 bits. */
 	uint64_t mask = (payload_mask((unsigned)w->params->payload_width) << FLIT_KIND_BITS) |
 			((1u << FLIT_KIND_BITS) - 1);
-	size_t inputs = (size_t)w->nodes << w->shift, words = (inputs + 63) / 64;
+	size_t words = (size_t)w->ejwords;	/* (every input and the spare) */
 	uint64_t last = w->cycle - 1, now_last;
 	struct gather g = { .f = f, .put = ff_same };
 	uint64_t *seen;
@@ -239,6 +245,13 @@ void pair_walk_ff_visit(struct pair_walk *w, struct ff *f)
 		if (w->pairs[c].y >= 0)
 			mark(seen, w->pairs[c].y);
 	}
+	for (int k = 0; k < (w->ejwords + 63) / 64; k++)
+		for (uint64_t sb = w->ejsetsum[k]; sb; sb &= sb - 1) {
+			int word = k * 64 + __builtin_ctzll(sb);
+
+			for (uint64_t b = w->ejset[word]; b; b &= b - 1)
+				mark(seen, word * 64 + __builtin_ctzll(b));
+		}
 	for (int c = 0; c < w->nfans; c++) {
 		mark(seen, w->fans[c].x);
 		for (int j = 0; j < w->fans[c].ny; j++)

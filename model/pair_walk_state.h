@@ -40,16 +40,17 @@ struct pw_input {
 _Static_assert(sizeof(struct pw_input) == 64, "an input is one cache line");
 
 /*
- * A granted head with one output: a link (y >= 0, the input downstream) or its ejection.
- * The inputs' addresses too (px, py), as the prototype's pairs: the walk then computes
- * none (the step alone on direx Q_8 128.7 -> 124.8 a flit-hop, uniform 8x8 129.7 ->
- * 125.7); the indices for the heads pending, the ejections and the sanity.
+ * A granted head with one output, a link (y, the input downstream; a head whose one
+ * output is its ejection is a bit of ejset instead).  The inputs' addresses too (px,
+ * py), as the prototype's pairs: the walk then computes none (the step alone on direx
+ * Q_8 128.7 -> 124.8 a flit-hop, uniform 8x8 129.7 -> 125.7); the indices for the
+ * heads pending and the sanity.
  */
 struct pw_pair {
-	struct pw_input *px, *py;	/* in[x], in[y] (NULL for the ejection) */
+	struct pw_input *px, *py;	/* in[x], in[y] */
 	int32_t x, y;
 	int32_t node;
-	uint32_t obit;		/* its link output's bit in taken[node], 0 for the ejection */
+	uint32_t obit;		/* its link output's bit in taken[node] */
 };
 
 /*
@@ -87,7 +88,8 @@ struct pair_walk {
 	uint64_t *hact[2];
 	int hwords;
 	/*
-	 * The pairs with one output (pairs), with several (fans).  The one-output pairs of
+	 * The pairs with one link output (pairs), with several outputs (fans); those with
+	 * the ejection alone are ejset's bits (below).  The one-output pairs of
 	 * link and injection inputs are one list: an injection input's pop is a link
 	 * input's since the NI's registers are derived from the rings.  (While the pop kept
 	 * the routers' registers, its call spilled the walk's locals, so the injection
@@ -99,15 +101,21 @@ struct pair_walk {
 	struct pw_fan *fans;
 	int npairs, nfans;
 	/*
-	 * The first nepairs of pairs eject (py NULL), the others move on a link: two loops
-	 * of the walk, with no test of which at each visit (a data-dependent branch: a
-	 * fifth of direx's visits eject).
+	 * The inputs whose pair ejects (its one output the ejection): a bit each, with a
+	 * summary bit per word, set at the grant and cleared at the tail, not pairs.  The
+	 * walk of these bits (walk_ejections()) is in node order, then channel order, so
+	 * it lists the step's ejections as it pops them (section 9): no marks by input and
+	 * no scan of them after the walk (a list of ejecting pairs, marked in ejb and ejsum
+	 * and scanned: about 36 + 19 instructions an ejected flit on direx Q_8;
+	 * docs/performance.md, "Sixteenth session (ni)").
 	 */
-	int nepairs;
+	uint64_t *ejset, *ejsetsum;
 	/*
-	 * The ejections of the step: a bit per input (xi, the channel is the input), with
-	 * a summary bit per word, and the last flit each input ejected (ejf: also the
-	 * ejection output's register, which holds its value).
+	 * The ejections of the fans (walk_fans(), before walk_ejections(), which merges
+	 * them into its list): a bit per input (xi, the channel is the input), with a
+	 * summary bit per word, as ejset; and the last flit each input ejected (ejf: also
+	 * the ejection output's register, which holds its value).  ejwords counts the
+	 * spare input too (pair_walk_corrupt()).
 	 */
 	uint64_t *ejb, *ejsum;
 	int ejwords;

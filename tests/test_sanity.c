@@ -287,15 +287,15 @@ static void injection_credits(void)
  * a busy run (R, R+IR and a B), and a debug build stops the run at the step after its
  * state is corrupted (a ring holding more than depth flits; a link output owned by
  * no pair; a pair's address of another input than its own; heads pending at a router
- * not marked as having them, which the allocation's one-head path relies on; a link
- * pair counted among the ejecting ones, which the walk's first loop visits).
+ * not marked as having them, which the allocation's one-head path relies on; an input
+ * marked ejecting without a route to its ejection, which the walk of ejset visits).
  */
 static void pair_walk_checks(int what)
 {
 	static const char *const names[] = { "a ring over its depth", "an output owned by no pair",
 					     "a pair's address of another input",
 					     "heads pending at an unmarked router",
-					     "a link pair counted among the ejecting ones" };
+					     "an input marked ejecting without its route" };
 	struct rig g;
 	bool with_b = true;
 	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
