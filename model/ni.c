@@ -49,7 +49,15 @@ struct inj_channel {
 		const uint64_t *next;	/* stored words (step 0): the next one */
 	};
 	uint64_t step;		/* the key's step << FLIT_KIND_BITS, or 0: stored words */
-	int n;			/* messages queued */
+	/*
+	 * The pair walk as the engine: its injection input's index (pair_walk_inj_input()),
+	 * set once (ni_derive_credits()), so that a flit's credit test and its write do not
+	 * compute it from node and channel (cg6 direx 112.93 -> 112.20, uniform 116.41 ->
+	 * 115.85; docs/performance.md, "Sixteenth session (ni)").  (Its room was the count
+	 * of messages queued, which is whether first is set: the queue ends in a NULL
+	 * ni_next.)
+	 */
+	uint32_t pw_in;
 	int left;		/* flits of first still to offer */
 	uint16_t node, channel;	/* where it is, for the flits it injects */
 	/*
@@ -223,7 +231,13 @@ void ni_destroy(struct ni *n)
 
 void ni_derive_credits(struct ni *n, struct network *net)
 {
+	const struct pair_walk *pw = network_pair_walk(net);
+
 	n->net = net;
+	if (pw)
+		for (int k = 0; k < n->nodes * n->channels; k++)
+			n->inj[k].pw_in = (uint32_t)pair_walk_inj_input(pw, n->inj[k].node,
+									n->inj[k].channel);
 }
 
 /* Channel ch, whose start-up is over, into the ready list at its seq's place. */
@@ -291,7 +305,7 @@ void ni_enqueue(struct ni *n, struct message *m, uint64_t now)
 	struct inj_channel *ch = &n->inj[k];
 
 	m->ni_next = NULL;
-	if (ch->n++ == 0) {
+	if (!ch->first) {
 		/*
 		 * Listed now, or at its credit if one came since the last pass (an idle
 		 * channel's seq is its last credit's number, or its listing's before the
@@ -364,7 +378,7 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 			struct inj_channel *ch = &inj_of[list[k].node][list[k].channel];
 
 			ch->credits++;
-			if (!ch->n)
+			if (!ch->first)
 				n->list_seq[ch - n->inj] = n->list_next;
 			n->list_next++;
 		}
@@ -377,7 +391,7 @@ void ni_credits_in(struct ni *n, const struct channel_event *list, int count)
 		uint64_t own = ch->seq;
 
 		ch->credits++;
-		ch->seq = ch->n ? own : seq;
+		ch->seq = ch->first ? own : seq;
 		seq++;
 	}
 	n->seq = seq;
@@ -462,9 +476,11 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 	count = n->n_inj_active;
 	for (int a = 0; a < count; a++) {
 		struct inj_channel *ch = active[a];
+		/* (Its input's record under the pair walk: read once, for the test and the write.) */
+		struct pw_input *const x = pw ? &pw->in[ch->pw_in] : NULL;
 
 #ifdef WORMCAST_DEBUG
-		if (ch->n == 0 || !ch->first || now < ch->start)
+		if (!ch->first || now < ch->start)
 			n->broken = "a ready injection channel has no message or is in its start-up";
 		else if (ch->head_due != (ch->left == ch->first->len))
 			n->broken = "an injection channel's head_due disagrees with its flits left";
@@ -472,12 +488,15 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 			n->broken = "the ready injection channels are out of order";
 		else if (net && a > 0 && n->list_seq[active[a - 1] - n->inj] >= n->list_seq[ch - n->inj])
 			n->broken = "the ready injection channels are not in the credit list's order";
+		else if (pw && ch->pw_in != (uint32_t)pair_walk_inj_input(pw, ch->node, ch->channel))
+			n->broken = "an injection channel's input in the pair walk is not its node's "
+				    "and channel's";
 		else if (net && ch->credits != depth - network_inj_held(net, ch->node, ch->channel))
 			n->broken = "an injection channel's credits are not the depth less what its "
 				    "router's input holds";
 #endif
 		/* (Its start-up is over: it is ready.) */
-		if (pw ? pair_walk_inj_held(pw, ch->node, ch->channel) < depth :
+		if (pw ? (int)(x->wr - x->rd) < depth :
 		    net ? network_routers_inj_held(net, ch->node, ch->channel) < depth :
 			  ch->credits > 0) {
 			struct message *m;
@@ -494,7 +513,7 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 			}
 
 			if (pw)
-				pair_walk_inject(pw, ch->node, ch->channel, f);
+				pw_inject_into(pw, x, (int32_t)ch->pw_in, f);
 			else if (net)
 				network_routers_inject(net, ch->node, ch->channel, f);
 			else
@@ -523,8 +542,7 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 				else
 					n->out_of_memory = true;
 				ch->first = m->ni_next;
-				ch->n--;
-				if (ch->n == 0) {
+				if (!ch->first) {
 					ch->start = now + 1;	/* idle: it leaves the list */
 					continue;
 				}
@@ -644,6 +662,12 @@ const char *ni_broken(const struct ni *n)
 	return n->broken;
 }
 
+void ni_corrupt(struct ni *n, int what)
+{
+	for (int k = 0; what == 0 && k < n->nodes * n->channels; k++)
+		n->inj[k].pw_in ^= 1;	/* another channel's input of its node */
+}
+
 /* Every channel with a message is ready or asleep. */
 bool ni_idle(const struct ni *n)
 {
@@ -694,7 +718,7 @@ void ni_ff_visit(struct ni *n, uint64_t now, struct ff *f)
 		}
 		ff_control(f, ch, offsetof(struct inj_channel, want));
 		ff_word(f, &ch->want, sizeof(ch->want), ~0ull);
-		ff_control(f, &ch->step, sizeof(ch->step) + sizeof(ch->n));
+		ff_control(f, &ch->step, sizeof(ch->step) + sizeof(ch->pw_in));
 		ff_count(f, &ch->left, 1);
 		ff_control(f, &ch->node, sizeof(*ch) - offsetof(struct inj_channel, node));
 	}
@@ -711,7 +735,7 @@ void ni_ff_visit(struct ni *n, uint64_t now, struct ff *f)
 		for (int k = 0; k < count && !ff_refused(f); k++) {
 			struct inj_channel *ch = &n->inj_of[list[k].node][list[k].channel];
 
-			if (ch->n == 0) {
+			if (!ch->first) {
 				ff_word(f, &n->list_seq[ch - n->inj], sizeof(*n->list_seq), ~0ull);
 				ff_control(f, &ch->credits, sizeof(ch->credits));
 			}

@@ -87,6 +87,11 @@ bool ni_out_of_memory(const struct ni *n);	/* an allocation failed in ni_drive()
 /* Debug builds (WORMCAST_DEBUG): the first broken invariant of the NI, or NULL. */
 const char *ni_broken(const struct ni *n);
 bool ni_idle(const struct ni *n);		/* nothing queued, sending or buffered */
+/*
+ * For test_sanity: break an invariant (what: 0 every injection channel's input in the
+ * pair walk, which a debug build's pass checks).
+ */
+void ni_corrupt(struct ni *n, int what);
 bool ni_starting(const struct ni *n, uint64_t now);	/* a send is in its start-up */
 
 struct ff;

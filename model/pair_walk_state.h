@@ -165,14 +165,13 @@ pw_pend_head(uint32_t *pend, uint64_t *hact, int32_t xi, const int shift)
 }
 
 /*
- * A flit into injection input xi: the NI's flits are combinational into the router, so
- * it is pushed now, with no stamp (an injection input's push is seen at once), and a
- * head at the front of an empty input is allocated in this very cycle.
+ * A flit into injection input xi (x, its record): the NI's flits are combinational into
+ * the router, so it is pushed now, with no stamp (an injection input's push is seen at
+ * once), and a head at the front of an empty input is allocated in this very cycle.
  */
 static inline __attribute__((always_inline)) void
-pw_inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
+pw_inject_into(struct pair_walk *w, struct pw_input *x, int32_t xi, flit_t flit)
 {
-	struct pw_input *x = &w->in[xi];
 	uint32_t wr = x->wr;
 
 	if (flit_is_head(flit) && wr == x->rd)
@@ -181,18 +180,31 @@ pw_inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
 	x->wr = wr + 1;
 }
 
+/* The same by the input's index alone. */
+static inline __attribute__((always_inline)) void
+pw_inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
+{
+	pw_inject_into(w, &w->in[xi], xi, flit);
+}
+
+/* The index of injection channel (node, channel)'s input (the NI keeps it a channel). */
+static inline int32_t pair_walk_inj_input(const struct pair_walk *w, int node, int channel)
+{
+	return (node << w->shift) | (w->ports + channel);
+}
+
 /* The NI's flit into injection channel (node, channel), written once, into its ring. */
 static inline __attribute__((always_inline)) void
 pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit)
 {
-	pw_inject_at(w, (node << w->shift) | (w->ports + channel), flit);
+	pw_inject_at(w, pair_walk_inj_input(w, node, channel), flit);
 }
 
 /* The flits injection input (node, channel) holds (the NI's credits are the depth less these). */
 static inline __attribute__((always_inline)) int
 pair_walk_inj_held(const struct pair_walk *w, int node, int channel)
 {
-	const struct pw_input *x = &w->in[(node << w->shift) | (w->ports + channel)];
+	const struct pw_input *x = &w->in[pair_walk_inj_input(w, node, channel)];
 
 	return (int)(x->wr - x->rd);
 }

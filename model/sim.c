@@ -340,8 +340,6 @@ static void engine_returns_credits(struct sim *s)
 	struct network *net = model_engine_network(&s->engine);
 
 	s->net = net;
-	if (net)
-		ni_derive_credits(s->ni, net);
 	if (net && s->cfg.sink_stall <= 0) {
 		network_return_ejection_credits(net);
 		ni_engine_returns_credits(s->ni);
@@ -356,6 +354,9 @@ static void engine_returns_credits(struct sim *s)
 		if (s->cfg.fast_forward)
 			s->ff = ff_create();
 	}
+	/* (After the pair walk's choice: the NI keeps its injection inputs' indices.) */
+	if (net)
+		ni_derive_credits(s->ni, net);
 }
 
 struct sim *sim_create(const struct sim_config *c, char *err, size_t errlen)
@@ -417,6 +418,7 @@ void sim_destroy(struct sim *s)
 }
 
 const struct sim_config *sim_config(const struct sim *s) { return &s->cfg; }
+struct ni *sim_ni(struct sim *s) { return s->ni; }
 const struct topology *sim_topology(const struct sim *s) { return &s->cfg.topo; }
 const struct router_params *sim_router_params(const struct sim *s) { return &s->params; }
 uint64_t sim_now(const struct sim *s) { return s->now; }

@@ -343,6 +343,8 @@ int sim_send_traffic(struct sim *s, int node, int dest, int len, bool ir, int ch
  * heads).  A head event is otherwise about fifty instructions a message for nothing.
  */
 void sim_no_head_events(struct sim *s);
+/* Its NIs (for test_sanity, which corrupts them: ni_corrupt()). */
+struct ni *sim_ni(struct sim *s);
 /* Message id, or NULL once released (driver.release_messages). */
 const struct message *sim_message(const struct sim *s, int id);
 int sim_message_count(const struct sim *s);

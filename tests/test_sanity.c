@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "ni.h"
 #include "pair_walk.h"
 #include "router_sanity.h"
 #include "sim.h"
@@ -283,6 +284,25 @@ static void injection_credits(void)
 }
 
 /*
+ * A rig on hypercube:3 under the pair walk (rig_init()'s sinks stall: the pair walk
+ * covers sinks that never do); -1 (reported) if it cannot be set up.
+ */
+static int pair_walk_rig(struct rig *g)
+{
+	char err[256];
+
+	sim_config_defaults(&g->cfg);
+	g->cfg.startup = 2;
+	g->cfg.pair_walk = true;
+	if (topology_parse("hypercube:3", &g->cfg.topo, err, sizeof(err)) || rig_start(g) ||
+	    !network_pair_walk(g->net)) {
+		check(0, "pair walk on hypercube:3: cannot set up");
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * The pair walk (on unless --no-pair-walk, model/pair_walk.h): its invariants hold in every cycle of
  * a busy run (R, R+IR and a B), and a debug build stops the run at the step after its
  * state is corrupted (a ring holding more than depth flits; a link output owned by
@@ -303,15 +323,8 @@ static void pair_walk_checks(int what)
 	int cycles = 0, broken = 0;
 	enum sim_status st = SIM_DONE;
 
-	/* rig_init()'s sinks stall: the pair walk covers sinks that never do. */
-	sim_config_defaults(&g.cfg);
-	g.cfg.startup = 2;
-	g.cfg.pair_walk = true;
-	if (topology_parse("hypercube:3", &g.cfg.topo, err, sizeof(err)) || rig_start(&g) ||
-	    !network_pair_walk(g.net)) {
-		check(0, "pair walk on hypercube:3: cannot set up");
+	if (pair_walk_rig(&g))
 		return;
-	}
 	while ((cycles < 8 || !network_buffered(g.net)) && cycles < 200 &&
 	       (st = sim_step(g.sim, &d)) == SIM_DONE) {
 		cycles++;
@@ -326,6 +339,30 @@ static void pair_walk_checks(int what)
 	check(pair_walk_sanity(network_pair_walk(g.net), err, sizeof(err)) && strstr(err, "pair_walk"),
 	      "pair walk: %s is reported: %s", names[what], err);
 	next_cycle_stops(&g, &d, "pair_walk");
+	rig_free(&g);
+}
+
+/*
+ * Under the pair walk the NI keeps each injection channel's input index (ni.c): a
+ * wrong one is reported by a debug build's pass (each ready channel checks its own),
+ * which stops the run; the release build runs it.
+ */
+static void pair_walk_inputs(void)
+{
+	struct rig g;
+	bool with_b = false;
+	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
+	int cycles = 0;
+
+	if (pair_walk_rig(&g))
+		return;
+	/* Past the start-up: every node's channels are sending. */
+	while (cycles < 4 && sim_step(g.sim, &d) == SIM_DONE)
+		cycles++;
+	check(cycles == 4 && !sim_quiescent(g.sim),
+	      "pair walk on hypercube:3: sending after %d cycles", cycles);
+	ni_corrupt(sim_ni(g.sim), 0);
+	next_cycle_stops(&g, &d, "injection channel's input in the pair walk");
 	rig_free(&g);
 }
 
@@ -344,5 +381,6 @@ int main(void)
 	pair_walk_checks(2);
 	pair_walk_checks(3);
 	pair_walk_checks(4);
+	pair_walk_inputs();
 	return check_finish();
 }
