@@ -56,7 +56,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 {
 	struct pair_walk *w = calloc(1, sizeof(*w));
 	const struct topology *t = p->topo;
-	size_t inputs;
+	size_t inputs, cap_prev = 0;
 
 	if (!w)
 		return NULL;
@@ -93,16 +93,28 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 		if (!w->pend[k] || !w->hact[k] || !w->ej[k])
 			goto fail;
 	}
-	w->pairs = malloc(sizeof(*w->pairs) * inputs);
+	/* Each list's region holds every pair it can have: an input has one pair at most. */
+	w->nlists = w->ports + 3;
+	w->nfast = t->kind == TOPO_HYPERCUBE ? pw_any_list(w) : PW_EJECT + 1;
+	w->lists = calloc((size_t)w->nlists, sizeof(*w->lists));
+	w->pairs = malloc(sizeof(*w->pairs) * (2 * inputs + 2 * (size_t)w->nodes * (size_t)w->ports));
 	w->fans = malloc(sizeof(*w->fans) * inputs);
 	w->ejb = calloc((size_t)w->ejwords, sizeof(*w->ejb));
 	w->ejsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsum));
 	w->ejf = calloc(inputs, sizeof(*w->ejf));
 	w->inj_credit = malloc(sizeof(*w->inj_credit) * (size_t)w->nodes * (size_t)w->ports);
 	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down ||
-	    !w->taken || !w->head || !w->pairs || !w->fans || !w->ejb ||
+	    !w->taken || !w->head || !w->lists || !w->pairs || !w->fans || !w->ejb ||
 	    !w->ejsum || !w->ejf || !w->inj_credit)
 		goto fail;
+	for (int l = 0; l < w->nlists; l++) {
+		size_t cap = l == PW_EJECT || l == pw_any_list(w) ? inputs
+			     : l == pw_inj_list(w) ? (size_t)w->nodes * (size_t)w->ports
+			     : (size_t)w->nodes;
+
+		w->lists[l].p = l ? w->lists[l - 1].p + cap_prev : w->pairs;
+		cap_prev = cap;
+	}
 	/* No push or pop yet: stamps that no cycle equals. */
 	for (size_t k = 0; k < inputs; k++)
 		w->in[k].push_cyc = w->in[k].pop_cyc = UINT64_MAX;
@@ -133,6 +145,7 @@ void pair_walk_destroy(struct pair_walk *w)
 		free(w->hact[k]);
 		free(w->ej[k]);
 	}
+	free(w->lists);
 	free(w->pairs);
 	free(w->fans);
 	free(w->ejb);
@@ -232,18 +245,22 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 	w->head[xi] = f;
 	x->route = req;
 	x->req = 0;
-	if (!(req & lm)) {	/* its ejection alone: first of the link pairs, moved to the end */
-		struct pw_pair *const p = w->pairs;
-		const int e = w->nepairs++;
+	if (!(req & lm)) {	/* its ejection alone */
+		struct pw_list *const l = &w->lists[PW_EJECT];
 
-		p[w->npairs++] = p[e];
-		p[e] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1, .node = node,
-					 .obit = 0 };
+		l->p[l->n++] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1,
+						 .node = node, .obit = 0 };
 	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
 		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
+		/* Its list (struct pair_walk): the order walk_pairs_as() relies on. */
+		struct pw_list *const l =
+			&w->lists[w->nfast == PW_EJECT + 1 ? pw_any_list(w)
+				  : i >= w->ports ? pw_inj_list(w)
+				  : (int)(yi & ((1 << shift) - 1)) > i ? pw_layer(w, i)
+				  : pw_any_list(w)];
 
-		w->pairs[w->npairs++] = (struct pw_pair){ .px = x, .py = &w->in[yi], .x = xi,
-							  .y = yi, .node = node, .obit = req };
+		l->p[l->n++] = (struct pw_pair){ .px = x, .py = &w->in[yi], .x = xi, .y = yi,
+						 .node = node, .obit = req };
 	} else {
 		grant_fan(w, node, xi, req);
 	}
@@ -406,60 +423,20 @@ pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, 
 }
 
 /*
- * 2. The walk of the pairs with one output; the flits put on links.  The network's
- * words in locals (restrict): a store into a ring or an input may alias them
- * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
- * cost 65 instructions a move with them read through w).  The moves are written out
- * here rather than shared with walk_fans() (push(), pop(), mark_ejection() taking these
- * locals and constants, always_inline): that form cost cg6 under the pair walk 156.89 /
- * 143.28 / 142.34 against 153.38 / 142.14 / 141.03 (final review, fourteenth session).
+ * Link pairs' moves in list l (struct pair_walk): stamped if a flit may have been pushed
+ * into a pair's input earlier in this cycle (the push stamp then tells it from one
+ * of the last cycle: section 7's link register), otherwise not (walk_pairs_as() says
+ * which lists).  The network's words in locals (restrict), as walk_pairs_as()'s.
  */
 static inline __attribute__((always_inline)) uint64_t
-walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
-	      const int rs, const uint32_t depth)
+walk_links(struct pw_list *l, uint64_t now, flit_t *restrict buf, uint32_t *restrict taken,
+	   uint32_t *restrict pn, uint64_t *restrict hn, const int shift, const int rs,
+	   const uint32_t depth, const bool stamped)
 {
-	flit_t *const restrict buf = w->buf;
-	struct pw_pair *const restrict pairs = w->pairs;
-	uint32_t *const restrict taken = w->taken;
-	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
-	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
-	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
-	flit_t *const restrict ejf = w->ejf;
 	const uint32_t rm = (1u << rs) - 1;
-	struct pw_pair *k = pairs, *ee = pairs + w->nepairs, *end = pairs + w->npairs;
+	struct pw_pair *k = l->p, *end = l->p + l->n;
 	uint64_t moves = 0;
 
-	/*
-	 * The pairs by address, not by index: the index's scaling and add cost a visit
-	 * about 4 (cg6 under the pair walk 153.38 / 131.88 / 131.32 by index, 151.38 /
-	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
-	 * where a head, a tail or an ejection needs them: read at each visit, they cost
-	 * cg6 2.0 / 2.9 / 2.7 more.  First the ejecting pairs, then those on a link.
-	 */
-	while (k < ee) {
-		struct pw_input *const x = k->px;
-		const uint32_t rd = x->rd;
-		int32_t xi;
-		flit_t f;
-
-		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
-			k++;
-			continue;
-		}
-		xi = k->x;
-		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
-		ejb[xi >> 6] |= 1ull << (xi & 63);
-		ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
-		ejf[xi] = f;
-		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
-			/* The last ejecting pair here, the last pair into its place. */
-			*k = *--ee;
-			*ee = *--end;
-			continue;
-		}
-		k++;
-	}
-	w->nepairs = (int)(ee - pairs);
 	while (k < end) {
 		struct pw_input *const x = k->px;
 		struct pw_input *const y = k->py;
@@ -467,7 +444,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		uint32_t wr, held;
 		flit_t f;
 
-		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
+		if (stamped ? x->wr - rd == (uint32_t)(x->push_cyc == now) : x->wr == rd) {
 			k++;
 			continue;
 		}
@@ -496,13 +473,94 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		moves++;
 		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
 			taken[k->node] &= ~k->obit;	/* 9. the tail frees the output */
-			*k = *--end;	/* the order of the pairs does not matter */
+			*k = *--end;	/* the order of a list does not matter */
 			continue;
 		}
 		k++;
 	}
-	w->npairs = (int)(end - pairs);
+	l->n = (int)(end - l->p);
 	return moves;
+}
+
+/*
+ * 2. The walk of the pairs with one output; the flits put on links.  The network's
+ * words in locals (restrict): a store into a ring or an input may alias them
+ * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
+ * cost 65 instructions a move with them read through w).  The moves are written out
+ * here rather than shared with walk_fans() (push(), pop(), mark_ejection() taking these
+ * locals and constants, always_inline): that form cost cg6 under the pair walk 156.89 /
+ * 143.28 / 142.34 against 153.38 / 142.14 / 141.03 (final review, fourteenth session).
+ *
+ * Why "shows a flit" is wr != rd, with no push stamp, in every list but the last
+ * (struct pair_walk's lists, walked in their order, then walk_fans()).  A flit pushed
+ * into an input in this cycle must not be seen there before the next (the link
+ * register); the stamp tells it, but only a push earlier in the walk than the visit of
+ * the input's pair can be seen at all.  Nothing pushes before the walk (the
+ * allocation moves no flit; the NI's flits into injection inputs are seen at once, in
+ * the cycle they are written).  So:
+ *   - PW_EJECT, walked first: no link input has been pushed yet;
+ *   - pw_layer(i), ports - 1 down to 0: its inputs are link inputs of port i, which
+ *     only the pairs whose push lands on port i fill: a layer j's pair pushes into a
+ *     port above j (the list's rule), so j < i, walked after; the injection pairs, the
+ *     last list and the fans are walked after every layer;
+ *   - pw_inj_list(): an injection input takes flits from the NI alone (and its pair
+ *     pushes into a layer's input, visited already, or the last list's);
+ *   - pw_any_list(), walked last, reads the stamp: any pair may have filled its inputs.
+ * (The fans, walked after, read the stamp too.)  A list's rule is the grant's
+ * (allocate_head()) and pair_walk_sanity() checks it.  On the hypercube every unicast
+ * is in a layer (e-cube crosses dimensions upwards, and a link's two ports are its
+ * dimension).  The mesh has no layers (nfast): a straight line pushes into its own
+ * port, so only its turns could be layered.  The test at a visit was 7 instructions
+ * with the stamp.
+ */
+static inline __attribute__((always_inline)) uint64_t
+walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
+	      const int rs, const uint32_t depth)
+{
+	flit_t *const restrict buf = w->buf;
+	uint32_t *const restrict taken = w->taken;
+	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
+	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
+	uint64_t *const restrict ejb = w->ejb, *const restrict ejsum = w->ejsum;
+	flit_t *const restrict ejf = w->ejf;
+	const uint32_t rm = (1u << rs) - 1;
+	struct pw_list *const lists = w->lists;
+	const int any = pw_any_list(w), nfast = w->nfast;
+	struct pw_pair *k = lists[PW_EJECT].p, *end = k + lists[PW_EJECT].n;
+	uint64_t moves = 0;
+
+	/*
+	 * The pairs by address, not by index: the index's scaling and add cost a visit
+	 * about 4 (cg6 under the pair walk 153.38 / 131.88 / 131.32 by index, 151.38 /
+	 * 126.93 / 126.87 by address).  A pair's indices (x, y, node) are read only
+	 * where a head, a tail or an ejection needs them: read at each visit, they cost
+	 * cg6 2.0 / 2.9 / 2.7 more.  First the ejecting pairs, then those on a link.
+	 */
+	while (k < end) {
+		struct pw_input *const x = k->px;
+		const uint32_t rd = x->rd;
+		int32_t xi;
+		flit_t f;
+
+		if (x->wr == rd) {
+			k++;
+			continue;
+		}
+		xi = k->x;
+		f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & rm] : buf[((size_t)xi << rs) + (rd & rm)];
+		ejb[xi >> 6] |= 1ull << (xi & 63);
+		ejsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
+		ejf[xi] = f;
+		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
+			*k = *--end;	/* the last ejecting pair into its place */
+			continue;
+		}
+		k++;
+	}
+	lists[PW_EJECT].n = (int)(end - lists[PW_EJECT].p);
+	for (int l = PW_EJECT + 1; l < nfast; l++)
+		moves += walk_links(&lists[l], now, buf, taken, pn, hn, shift, rs, depth, false);
+	return moves + walk_links(&lists[any], now, buf, taken, pn, hn, shift, rs, depth, true);
 }
 
 /*
@@ -788,23 +846,42 @@ void pair_walk_router_state(const struct pair_walk *w, int node, struct router_s
 	}
 }
 
-/* Pair c of the lists pairs and fans, in that order: its input, node, link outputs. */
-static void pair_at(const struct pair_walk *w, int c, int32_t *xi, int *node, uint32_t *obit)
+/*
+ * Why one-output pair k (input port i, into port o downstream, or o = -1: the
+ * ejection) must not be in list l (struct pair_walk's rules; walk_pairs_as() relies on
+ * them), or NULL.
+ */
+static const char *list_broken(const struct pair_walk *w, int l, int i, int o)
 {
-	const struct pw_pair *k = NULL;
+	if ((l == PW_EJECT) != (o < 0))
+		return o < 0 ? "ejects, but is not among the ejecting pairs"
+			     : "moves on a link, but is among the ejecting pairs";
+	if (l >= w->nfast && l != pw_any_list(w))
+		return "is in a list the walk skips";
+	if (l == pw_inj_list(w) && i < w->ports)
+		return "is a link input's, among the injection inputs' pairs";
+	if (l > PW_EJECT && l < pw_inj_list(w) && (i != w->ports - l || o <= i))
+		return "is in a layer of the walk not its input's, or pushes into a port not above its input's";
+	return NULL;
+}
 
-	if (c < w->npairs)
-		k = &w->pairs[c];
-	if (k) {
-		*xi = k->x;
-		*node = k->node;
-		*obit = k->obit;
-		return;
+/*
+ * A pair (a list's or a fan) of input xi at node with link outputs obit: its input and
+ * outputs not another pair's (counted in owned and paired).  0, or -1 and why.
+ */
+static int pair_owns(const struct pair_walk *w, int32_t xi, int node, uint32_t obit,
+		     uint32_t *owned, uint8_t *paired, char *why, size_t len)
+{
+	if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
+	    paired[xi] || (owned[node] & obit)) {
+		snprintf(why, len, "pair_walk: the pair of node %d input %d: route %#x, "
+			 "outputs %#x, owned already %#x", node, xi & ((1 << w->shift) - 1),
+			 w->in[xi].route, obit, owned[node] & obit);
+		return -1;
 	}
-	c -= w->npairs;
-	*xi = w->fans[c].x;
-	*node = w->fans[c].node;
-	*obit = w->fans[c].obit;
+	owned[node] |= obit;
+	paired[xi] = 1;
+	return 0;
 }
 
 int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
@@ -820,43 +897,31 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
-	if (w->nepairs < 0 || w->nepairs > w->npairs) {
-		snprintf(why, len, "pair_walk: %d of %d pairs eject", w->nepairs, w->npairs);
-		goto out;
-	}
-	for (int c = 0; c < w->npairs + w->nfans; c++) {
-		int32_t xi;
-		int node;
-		uint32_t obit;
+	for (int l = 0; l < w->nlists; l++)
+		for (int c = 0; c < w->lists[l].n; c++) {
+			const struct pw_pair *k = &w->lists[l].p[c];
+			const int32_t xi = k->x, in_mask = (1 << w->shift) - 1;
+			const char *broken = list_broken(w, l, xi & in_mask,
+							 k->y < 0 ? -1 : k->y & in_mask);
 
-		pair_at(w, c, &xi, &node, &obit);
-		/* A one-output pair's addresses are its inputs'; the ejecting ones first. */
-		if (c < w->npairs) {
-			const struct pw_pair *k = &w->pairs[c];
-
-			if ((c < w->nepairs) != (k->y < 0)) {
-				snprintf(why, len, "pair_walk: pair %d (input %d) %s, but the first %d "
-					 "of %d pairs eject", c, k->x, k->y < 0 ? "ejects" : "moves on a link",
-					 w->nepairs, w->npairs);
+			/* A pair's list first: its other fields may be of a spare input. */
+			if (broken) {
+				snprintf(why, len, "pair_walk: pair %d of list %d (node %d input %d) %s",
+					 c, l, xi >> w->shift, xi & in_mask, broken);
 				goto out;
 			}
-
-			if (k->px != &w->in[k->x] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
-				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
-					 "another input", c, k->x);
+			if (k->px != &w->in[xi] || k->py != (k->y < 0 ? NULL : &w->in[k->y])) {
+				snprintf(why, len, "pair_walk: pair %d of list %d (input %d): the "
+					 "address of another input", c, l, xi);
 				goto out;
 			}
+			if (pair_owns(w, xi, k->node, k->obit, owned, paired, why, len))
+				goto out;
 		}
-		if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
-		    paired[xi] || (owned[node] & obit)) {
-			snprintf(why, len, "pair_walk: pair %d (node %d input %d): route %#x, "
-				 "outputs %#x, owned already %#x", c, node, xi & ((1 << w->shift) - 1),
-				 w->in[xi].route, obit, owned[node] & obit);
+	for (int c = 0; c < w->nfans; c++)
+		if (pair_owns(w, w->fans[c].x, w->fans[c].node, w->fans[c].obit, owned, paired,
+			      why, len))
 			goto out;
-		}
-		owned[node] |= obit;
-		paired[xi] = 1;
-	}
 	for (int v = 0; v < w->nodes; v++)
 		if (owned[v] != w->taken[v]) {
 			snprintf(why, len, "pair_walk: node %d owns links %#x, its pairs %#x", v,
@@ -892,9 +957,38 @@ out:
 	return rc;
 }
 
+/* The first pair of the first list from `from` on that has one, or NULL. */
+static struct pw_pair *first_pair(struct pair_walk *w, int from, int *list)
+{
+	for (int l = from; l < w->nlists; l++)
+		if (w->lists[l].n) {
+			*list = l;
+			return w->lists[l].p;
+		}
+	return NULL;
+}
+
+/*
+ * Pair *k of list from moved to the end of list to, its input's address the spare's
+ * past the last input (always empty, so that the walk never moves it: no tail in the
+ * next step ends it and undoes the corruption).
+ */
+static void move_pair(struct pair_walk *w, struct pw_pair *k, int from, int to)
+{
+	struct pw_pair p = *k;
+
+	*k = w->lists[from].p[--w->lists[from].n];
+	p.px = &w->in[(size_t)w->nodes << w->shift];
+	w->lists[to].p[w->lists[to].n++] = p;
+}
+
 void pair_walk_corrupt(struct pair_walk *w, int what)
 {
-	struct pw_pair *k = w->npairs ? &w->pairs[0] : NULL;
+	int l = 0;
+	struct pw_pair *k = first_pair(w, PW_EJECT + 1, &l);
+
+	if (!k)
+		k = first_pair(w, PW_EJECT, &l);
 
 	if (what == 0)
 		w->in[0].wr += (uint32_t)w->depth + 1;
@@ -904,18 +998,33 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 		k->px = &w->in[(size_t)w->nodes << w->shift];
 	else if (what == 4 && k) {
 		/*
-		 * A link pair among the ejecting ones: the first link pair counted as ejecting,
-		 * or the first ejecting pair made a link pair (into its own input).  Its
-		 * input's address the spare's (always empty, as for 2), so that no tail in the
-		 * next step ends it and undoes the corruption.
+		 * A link pair among the ejecting ones: the first link pair moved there, or
+		 * the first ejecting pair made a link pair (into its own input).  Its
+		 * input's address the spare's (always empty, as for 2).
 		 */
-		if (!w->nepairs)
-			w->nepairs = 1;
-		else
+		if (l != PW_EJECT)
+			move_pair(w, k, l, PW_EJECT);
+		else {
 			k->py = &w->in[k->y = k->x];
-		k->px = &w->in[(size_t)w->nodes << w->shift];
-	}
-	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
+			k->px = &w->in[(size_t)w->nodes << w->shift];
+		}
+	} else if (what == 5 && k) {
+		/*
+		 * A link pair in the walk's layer of a port not its input's: walked before or
+		 * after the pair downstream of it, whatever its order.  The first link pair,
+		 * or the first ejecting pair made one (into its own input).
+		 */
+		int i = k->x & ((1 << w->shift) - 1);
+
+		if (l == PW_EJECT)
+			k->py = &w->in[k->y = k->x];
+
+		for (int j = 0; j < w->ports; j++)
+			if (j != i && w->lists[pw_layer(w, j)].n < w->nodes) {	/* (its room) */
+				move_pair(w, k, l, pw_layer(w, j));
+				break;
+			}
+	} else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
 		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
 
 		if (w->pend[p][v])

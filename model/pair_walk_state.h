@@ -87,23 +87,41 @@ struct pair_walk {
 	uint64_t *hact[2];
 	int hwords;
 	/*
-	 * The pairs with one output (pairs), with several (fans).  The one-output pairs of
-	 * link and injection inputs are one list: an injection input's pop is a link
-	 * input's since the NI's registers are derived from the rings.  (While the pop kept
-	 * the routers' registers, its call spilled the walk's locals, so the injection
-	 * inputs had a list and a walk of their own; one list again, the step went from
-	 * 95.5 to 94.6 a flit-hop on direx Q_8, from 103.0 to 101.0 on uniform 8x8:
-	 * docs/performance.md, "Fourteenth session (pair)", round 3.)
+	 * The pairs with one output, in lists (lists[], in pairs), and with several (fans).
+	 * The one-output pairs of link and injection inputs are walked alike: an injection
+	 * input's pop is a link input's since the NI's registers are derived from the rings.
+	 * (While the pop kept the routers' registers, its call spilled the walk's locals, so
+	 * the injection inputs had a list and a walk of their own; one walk again, the step
+	 * went from 95.5 to 94.6 a flit-hop on direx Q_8, from 103.0 to 101.0 on uniform
+	 * 8x8: docs/performance.md, "Fourteenth session (pair)", round 3.)  The lists, in
+	 * the walk's order (pair_walk.c, walk_pairs_as(), says why that order is exact):
+	 *
+	 *   PW_EJECT       the pairs that eject (py NULL): a loop of their own, with no
+	 *                  test of the pair's kind at each visit (a data-dependent branch: a
+	 *                  fifth of direx's visits eject);
+	 *   pw_layer(i)    for link port i = ports - 1 down to 0, on the hypercube: the link
+	 *                  pairs from input port i into an input of a higher port downstream
+	 *                  (every unicast: e-cube crosses the dimensions upwards);
+	 *   pw_inj_list()  the pairs of injection inputs, on the hypercube;
+	 *   pw_any_list()  the other link pairs (a B tree's branch downwards; on the mesh
+	 *                  every link and injection pair): the only list whose visit reads
+	 *                  the push stamp.
+	 *
+	 * List l's pairs are lists[l].p[0 .. n - 1], a region of pairs that holds every pair
+	 * the list can have (pair_walk_create()).  The walk visits lists 0 .. nfast - 1 with
+	 * no stamp, then pw_any_list(): nfast is pw_any_list() on the hypercube, 1 on the
+	 * mesh (its walk is the ejecting pairs' loop and one other, as before the layers:
+	 * with the injection pairs' list walked too, uniform 8x8 0.1 cost 3 % more CPU time
+	 * with 0.07 fewer instructions a flit-hop, and with layers (its turns) 1.1 more).
 	 */
 	struct pw_pair *pairs;
+	struct pw_list {
+		struct pw_pair *p;
+		int n;
+	} *lists;
+	int nlists, nfast;
 	struct pw_fan *fans;
-	int npairs, nfans;
-	/*
-	 * The first nepairs of pairs eject (py NULL), the others move on a link: two loops
-	 * of the walk, with no test of which at each visit (a data-dependent branch: a
-	 * fifth of direx's visits eject).
-	 */
-	int nepairs;
+	int nfans;
 	/*
 	 * The ejections of the step: a bit per input (xi, the channel is the input), with
 	 * a summary bit per word, and the last flit each input ejected (ejf: also the
@@ -129,6 +147,12 @@ struct pair_walk {
 	uint64_t link_moves, conflict_cycles;
 	int last_moves;
 };
+
+/* The lists of one-output pairs (struct pair_walk): their indices. */
+#define PW_EJECT 0
+static inline int pw_layer(const struct pair_walk *w, int port) { return w->ports - port; }
+static inline int pw_inj_list(const struct pair_walk *w) { return w->ports + 1; }
+static inline int pw_any_list(const struct pair_walk *w) { return w->ports + 2; }
 
 static inline flit_t *pw_ring(const struct pair_walk *w, int32_t xi)
 {

@@ -288,14 +288,16 @@ static void injection_credits(void)
  * state is corrupted (a ring holding more than depth flits; a link output owned by
  * no pair; a pair's address of another input than its own; heads pending at a router
  * not marked as having them, which the allocation's one-head path relies on; a link
- * pair counted among the ejecting ones, which the walk's first loop visits).
+ * pair counted among the ejecting ones, which the walk's first loop visits; a link pair
+ * in the walk's layer of another port, whose order "shows a flit" relies on).
  */
 static void pair_walk_checks(int what)
 {
 	static const char *const names[] = { "a ring over its depth", "an output owned by no pair",
 					     "a pair's address of another input",
 					     "heads pending at an unmarked router",
-					     "a link pair counted among the ejecting ones" };
+					     "a link pair counted among the ejecting ones",
+					     "a link pair in the walk's layer of another port" };
 	struct rig g;
 	bool with_b = true;
 	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
@@ -344,5 +346,6 @@ int main(void)
 	pair_walk_checks(2);
 	pair_walk_checks(3);
 	pair_walk_checks(4);
+	pair_walk_checks(5);
 	return check_finish();
 }
