@@ -95,7 +95,6 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	}
 	/* Each list's region holds every pair it can have: an input has one pair at most. */
 	w->nlists = w->ports + 3;
-	w->nfast = t->kind == TOPO_HYPERCUBE ? pw_any_list(w) : PW_EJECT + 1;
 	w->lists = calloc((size_t)w->nlists, sizeof(*w->lists));
 	w->pairs = malloc(sizeof(*w->pairs) * (2 * inputs + 2 * (size_t)w->nodes * (size_t)w->ports));
 	w->fans = malloc(sizeof(*w->fans) * inputs);
@@ -114,6 +113,15 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 
 		w->lists[l].p = l ? w->lists[l - 1].p + cap_prev : w->pairs;
 		cap_prev = cap;
+	}
+	/* The lists' rules (struct pair_walk) as the grant's table: layers on the hypercube. */
+	w->nfast = t->kind == TOPO_HYPERCUBE ? pw_any_list(w) : PW_EJECT + 1;
+	for (int i = 0; i < w->n_in; i++) {	/* (n_in <= 32: pair_walk_covers()) */
+		bool layered = w->nfast > PW_EJECT + 1, inj = i >= w->ports;
+
+		w->list_of[0][i] = &w->lists[layered && inj ? pw_inj_list(w) : pw_any_list(w)];
+		w->list_of[1][i] = &w->lists[!layered ? pw_any_list(w)
+					     : inj ? pw_inj_list(w) : pw_layer(w, i)];
 	}
 	/* No push or pop yet: stamps that no cycle equals. */
 	for (size_t k = 0; k < inputs; k++)
@@ -251,13 +259,18 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 		l->p[l->n++] = (struct pw_pair){ .px = x, .py = NULL, .x = xi, .y = -1,
 						 .node = node, .obit = 0 };
 	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
-		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
-		/* Its list (struct pair_walk): the order walk_pairs_as() relies on. */
+		const int o = __builtin_ctz(req);
+		/*
+		 * The input across link o: on the hypercube (the only network of the kind CUBE)
+		 * the node across dimension o, at its port o, with no read of down[].
+		 */
+		const int32_t yi = kind == ROUTER_ROUTE_CUBE ? ((node ^ (1 << o)) << shift) | o
+							     : w->down[node * w->ports + o];
+		/* Its list (struct pair_walk): the order walk_pairs_as() relies on; the mesh's one. */
 		struct pw_list *const l =
-			&w->lists[w->nfast == PW_EJECT + 1 ? pw_any_list(w)
-				  : i >= w->ports ? pw_inj_list(w)
-				  : (int)(yi & ((1 << shift) - 1)) > i ? pw_layer(w, i)
-				  : pw_any_list(w)];
+			kind == ROUTER_ROUTE_MESH_XY || kind == ROUTER_ROUTE_MESH_YX
+			? &w->lists[pw_any_list(w)]
+			: w->list_of[(kind == ROUTER_ROUTE_CUBE ? o : (int)(yi & ((1 << shift) - 1))) > i][i];
 
 		l->p[l->n++] = (struct pw_pair){ .px = x, .py = &w->in[yi], .x = xi, .y = yi,
 						 .node = node, .obit = req };

@@ -120,6 +120,12 @@ struct pair_walk {
 		int n;
 	} *lists;
 	int nlists, nfast;
+	/*
+	 * The list of a grant into link output o from input i: list_of[o's port downstream
+	 * > i][i] (the rules above as a table: the grant's tests of them cost direx Q_8
+	 * about 11 instructions a head).
+	 */
+	struct pw_list *list_of[2][32];
 	struct pw_fan *fans;
 	int nfans;
 	/*
