@@ -16,7 +16,10 @@
  * is stamped with its cycle and is not seen downstream before the next one (the link
  * register), and a pop of this cycle is undone for the ready test upstream (the
  * credit it frees is on the wires of the next cycle).  So the order of the pairs does
- * not matter, and a pair is removed by moving the last one into its place.
+ * not matter, and a pair is removed by moving the last one into its place.  (The
+ * walk's lists are nonetheless walked in an order in which most visits need not read
+ * the push stamp, since no flit can have been pushed into their inputs yet:
+ * walk_pairs_as() says why.)
  *
  * Why it should be cheaper: the routers' loop (network.c) visits every busy router
  * every cycle, reads its masks, evaluates its ports and drives its wires and credits;
