@@ -11,13 +11,17 @@
  *    it (section 7, step 6), a tail ends its pair and frees its outputs (step 9);
  * 3. the walk of the inputs whose pair ejects, by their bits: in node order, then
  *    channel order, which is the order of the cycle's ejections (section 9), so the
- *    walk lists them (with a fan's, marked by input).
+ *    walk lists them (with a fan's, marked by input).  With no fan it runs before
+ *    step 2, with no push stamp read (pair_walk_step()).
  *
  * Why it is exact with the routers' two phases done in one pass: a push into a ring
  * is stamped with its cycle and is not seen downstream before the next one (the link
  * register), and a pop of this cycle is undone for the ready test upstream (the
  * credit it frees is on the wires of the next cycle).  So the order of the pairs does
- * not matter, and a pair is removed by moving the last one into its place.
+ * not matter, and a pair is removed by moving the last one into its place.  (The
+ * walk's lists are nonetheless walked in an order in which most visits need not read
+ * the push stamp, since no flit can have been pushed into their inputs yet:
+ * walk_pairs_as() says why.)
  *
  * Why it should be cheaper: the routers' loop (network.c) visits every busy router
  * every cycle, reads its masks, evaluates its ports and drives its wires and credits;
@@ -57,7 +61,7 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 {
 	struct pair_walk *w = calloc(1, sizeof(*w));
 	const struct topology *t = p->topo;
-	size_t inputs;
+	size_t inputs, cap_prev = 0;
 
 	if (!w)
 		return NULL;
@@ -94,7 +98,10 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 		if (!w->pend[k] || !w->hact[k] || !w->ej[k])
 			goto fail;
 	}
-	w->pairs = malloc(sizeof(*w->pairs) * inputs);
+	/* Each list's region holds every pair it can have: an input has one pair at most. */
+	w->nlists = w->ports + 2;
+	w->lists = calloc((size_t)w->nlists, sizeof(*w->lists));
+	w->pairs = malloc(sizeof(*w->pairs) * (inputs + 2 * (size_t)w->nodes * (size_t)w->ports));
 	w->fans = malloc(sizeof(*w->fans) * inputs);
 	w->ejset = calloc((size_t)w->ejwords, sizeof(*w->ejset));
 	w->ejsetsum = calloc((size_t)(w->ejwords + 63) / 64, sizeof(*w->ejsetsum));
@@ -103,9 +110,26 @@ struct pair_walk *pair_walk_create(const struct router_params *p, struct router 
 	w->ejf = calloc(inputs, sizeof(*w->ejf));
 	w->inj_credit = malloc(sizeof(*w->inj_credit) * (size_t)w->nodes * (size_t)w->ports);
 	if (!w->in_mem || (w->ring_shift > PW_RING_IN_SHIFT && !w->buf) || !w->down ||
-	    !w->taken || !w->head || !w->pairs || !w->fans || !w->ejset || !w->ejsetsum || !w->ejb ||
-	    !w->ejsum || !w->ejf || !w->inj_credit)
+	    !w->taken || !w->head || !w->lists || !w->pairs || !w->fans || !w->ejset ||
+	    !w->ejsetsum || !w->ejb || !w->ejsum || !w->ejf || !w->inj_credit)
 		goto fail;
+	for (int l = 0; l < w->nlists; l++) {
+		size_t cap = l == pw_any_list(w) ? inputs
+			     : l == pw_inj_list(w) ? (size_t)w->nodes * (size_t)w->ports
+			     : (size_t)w->nodes;
+
+		w->lists[l].p = l ? w->lists[l - 1].p + cap_prev : w->pairs;
+		cap_prev = cap;
+	}
+	/* The lists' rules (struct pair_walk) as the grant's table: layers on the hypercube. */
+	w->nfast = t->kind == TOPO_HYPERCUBE ? pw_any_list(w) : 0;
+	for (int i = 0; i < w->n_in; i++) {	/* (n_in <= 32: pair_walk_covers()) */
+		bool layered = w->nfast > 0, inj = i >= w->ports;
+
+		w->list_of[0][i] = &w->lists[layered && inj ? pw_inj_list(w) : pw_any_list(w)];
+		w->list_of[1][i] = &w->lists[!layered ? pw_any_list(w)
+					     : inj ? pw_inj_list(w) : pw_layer(w, i)];
+	}
 	/* No push or pop yet: stamps that no cycle equals. */
 	for (size_t k = 0; k < inputs; k++)
 		w->in[k].push_cyc = w->in[k].pop_cyc = UINT64_MAX;
@@ -136,6 +160,7 @@ void pair_walk_destroy(struct pair_walk *w)
 		free(w->hact[k]);
 		free(w->ej[k]);
 	}
+	free(w->lists);
 	free(w->pairs);
 	free(w->fans);
 	free(w->ejset);
@@ -241,10 +266,21 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 		w->ejset[xi >> 6] |= 1ull << (xi & 63);
 		w->ejsetsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
 	} else if (!(req & ~lm) && !(req & (req - 1))) {	/* one link */
-		const int32_t yi = w->down[node * w->ports + __builtin_ctz(req)];
+		const int o = __builtin_ctz(req);
+		/*
+		 * The input across link o: on the hypercube (the only network of the kind CUBE)
+		 * the node across dimension o, at its port o, with no read of down[].
+		 */
+		const int32_t yi = kind == ROUTER_ROUTE_CUBE ? ((node ^ (1 << o)) << shift) | o
+							     : w->down[node * w->ports + o];
+		/* Its list (struct pair_walk): the order walk_pairs_as() relies on; the mesh's one. */
+		struct pw_list *const l =
+			kind == ROUTER_ROUTE_MESH_XY || kind == ROUTER_ROUTE_MESH_YX
+			? &w->lists[pw_any_list(w)]
+			: w->list_of[(kind == ROUTER_ROUTE_CUBE ? o : (int)(yi & ((1 << shift) - 1))) > i][i];
 
-		w->pairs[w->npairs++] = (struct pw_pair){ .px = x, .py = &w->in[yi], .x = xi,
-							  .y = yi, .node = node, .obit = req };
+		l->p[l->n++] = (struct pw_pair){ .px = x, .py = &w->in[yi], .x = xi, .y = yi,
+						 .node = node, .obit = req };
 	} else {
 		grant_fan(w, node, xi, req);
 	}
@@ -407,25 +443,18 @@ pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, 
 }
 
 /*
- * 2. The walk of the pairs with one output; the flits put on links.  The network's
- * words in locals (restrict): a store into a ring or an input may alias them
- * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
- * cost 65 instructions a move with them read through w).  The moves are written out
- * here rather than shared with walk_fans() (push(), pop(), mark_ejection() taking these
- * locals and constants, always_inline): that form cost cg6 under the pair walk 156.89 /
- * 143.28 / 142.34 against 153.38 / 142.14 / 141.03 (final review, fourteenth session).
+ * Link pairs' moves in list l (struct pair_walk): stamped if a flit may have been pushed
+ * into a pair's input earlier in this cycle (the push stamp then tells it from one
+ * of the last cycle: section 7's link register), otherwise not (walk_pairs_as() says
+ * which lists).  The network's words in locals (restrict), as walk_pairs_as()'s.
  */
 static inline __attribute__((always_inline)) uint64_t
-walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
-	      const int rs, const uint32_t depth)
+walk_links(struct pw_list *l, uint64_t now, flit_t *restrict buf, uint32_t *restrict taken,
+	   uint32_t *restrict pn, uint64_t *restrict hn, const int shift, const int rs,
+	   const uint32_t depth, const bool stamped)
 {
-	flit_t *const restrict buf = w->buf;
-	struct pw_pair *const restrict pairs = w->pairs;
-	uint32_t *const restrict taken = w->taken;
-	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
-	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
 	const uint32_t rm = (1u << rs) - 1;
-	struct pw_pair *k = pairs, *end = pairs + w->npairs;
+	struct pw_pair *k = l->p, *end = l->p + l->n;
 	uint64_t moves = 0;
 
 	/*
@@ -442,7 +471,7 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		uint32_t wr, held;
 		flit_t f;
 
-		if (x->wr - rd == (uint32_t)(x->push_cyc == now)) {
+		if (stamped ? x->wr - rd == (uint32_t)(x->push_cyc == now) : x->wr == rd) {
 			k++;
 			continue;
 		}
@@ -471,13 +500,63 @@ walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
 		moves++;
 		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
 			taken[k->node] &= ~k->obit;	/* 9. the tail frees the output */
-			*k = *--end;	/* the order of the pairs does not matter */
+			*k = *--end;	/* the order of a list does not matter */
 			continue;
 		}
 		k++;
 	}
-	w->npairs = (int)(end - pairs);
+	l->n = (int)(end - l->p);
 	return moves;
+}
+
+/*
+ * 2. The walk of the pairs with one output; the flits put on links.  The network's
+ * words in locals (restrict): a store into a ring or an input may alias them
+ * otherwise, and they were loaded again after each (cg6 direx: the walk's lines
+ * cost 65 instructions a move with them read through w).  The moves are written out
+ * here rather than shared with walk_fans() (push(), pop(), mark_ejection() taking these
+ * locals and constants, always_inline): that form cost cg6 under the pair walk 156.89 /
+ * 143.28 / 142.34 against 153.38 / 142.14 / 141.03 (final review, fourteenth session).
+ *
+ * Why "shows a flit" is wr != rd, with no push stamp, in every list but the last
+ * (struct pair_walk's lists, walked in their order, then walk_fans()).  A flit pushed
+ * into an input in this cycle must not be seen there before the next (the link
+ * register); the stamp tells it, but only a push earlier in the walk than the visit of
+ * the input's pair can be seen at all.  Nothing pushes before the walk (the
+ * allocation moves no flit; the NI's flits into injection inputs are seen at once, in
+ * the cycle they are written).  So:
+ *   - the ejecting inputs (ejset's bits, walk_ejections()), walked before the lists
+ *     when there are no fans: no input has been pushed yet (with fans, after them,
+ *     stamped: pair_walk_step());
+ *   - pw_layer(i), ports - 1 down to 0: its inputs are link inputs of port i, which
+ *     only the pairs whose push lands on port i fill: a layer j's pair pushes into a
+ *     port above j (the list's rule), so j < i, walked after; the injection pairs, the
+ *     last list and the fans are walked after every layer;
+ *   - pw_inj_list(): an injection input takes flits from the NI alone (and its pair
+ *     pushes into a layer's input, visited already, or the last list's);
+ *   - pw_any_list(), walked last, reads the stamp: any pair may have filled its inputs.
+ * (The fans, walked after, read the stamp too.)  A list's rule is the grant's
+ * (allocate_head()) and pair_walk_sanity() checks it.  On the hypercube every unicast
+ * is in a layer (e-cube crosses dimensions upwards, and a link's two ports are its
+ * dimension).  The mesh has no layers (nfast): a straight line pushes into its own
+ * port, so only its turns could be layered.  The test at a visit was 7 instructions
+ * with the stamp.
+ */
+static inline __attribute__((always_inline)) uint64_t
+walk_pairs_as(struct pair_walk *w, uint64_t now, const int shift,
+	      const int rs, const uint32_t depth)
+{
+	flit_t *const restrict buf = w->buf;
+	uint32_t *const restrict taken = w->taken;
+	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
+	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
+	struct pw_list *const lists = w->lists;
+	const int any = pw_any_list(w), nfast = w->nfast;
+	uint64_t moves = 0;
+
+	for (int l = 0; l < nfast; l++)
+		moves += walk_links(&lists[l], now, buf, taken, pn, hn, shift, rs, depth, false);
+	return moves + walk_links(&lists[any], now, buf, taken, pn, hn, shift, rs, depth, true);
 }
 
 /*
@@ -516,10 +595,10 @@ static uint64_t walk_pairs(struct pair_walk *w, uint64_t now)
 }
 
 /*
- * 2. The walk of the pairs with several outputs (lockstep replication); *ejected
- * counts the ejections marked (for walk_ejections()).
+ * 2. The walk of the pairs with several outputs (lockstep replication); their
+ * ejections marked for walk_ejections(), which runs after it.
  */
-static uint64_t walk_fans(struct pair_walk *w, uint64_t now, int *ejected)
+static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 {
 	uint64_t moves = 0;
 	uint32_t depth = (uint32_t)w->depth;
@@ -545,10 +624,8 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now, int *ejected)
 		for (int j = 0; j < g->ny; j++)
 			push(w, &w->in[g->y[j]], g->y[j], f, now);
 		moves += (uint64_t)g->ny;
-		if (g->ej) {
+		if (g->ej)
 			mark_ejection(w, g->x, f);
-			(*ejected)++;
-		}
 		if (pop(w, x, g->x, g->node, g->obit, f, rd, now)) {
 			*g = w->fans[--w->nfans];
 			continue;
@@ -561,18 +638,21 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now, int *ejected)
 /*
  * Input xi's pair ejects: its flit, if it shows one, popped and listed at e (returns
  * 1, else 0).  A tail ends the pair: its bit cleared (and its word's summary bit with
- * the word's last), here rather than after its word's walk (once a message).
+ * the word's last), here rather than after its word's walk (once a message).  Stamped
+ * if the walk of the links ran before (a flit pushed in this cycle is not seen), else
+ * "shows a flit" is wr != rd (walk_pairs_as()'s proof).
  */
 static inline __attribute__((always_inline)) int
 eject_at(struct pair_walk *w, struct pw_input *restrict in, flit_t *restrict buf,
 	 flit_t *restrict ejf, struct channel_event *restrict e, int32_t xi, uint64_t now,
-	 uint32_t *restrict pn, uint64_t *restrict hn, const int shift, const int rs)
+	 uint32_t *restrict pn, uint64_t *restrict hn, const int shift, const int rs,
+	 const bool stamped)
 {
 	struct pw_input *const x = &in[xi];
 	const uint32_t rd = x->rd;
 	flit_t f;
 
-	if (x->wr - rd == (uint32_t)(x->push_cyc == now))
+	if (stamped ? x->wr - rd == (uint32_t)(x->push_cyc == now) : x->wr == rd)
 		return 0;
 	f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & ((1u << rs) - 1)]
 				   : buf[((size_t)xi << rs) + (rd & ((1u << rs) - 1))];
@@ -598,10 +678,10 @@ eject_at(struct pair_walk *w, struct pw_input *restrict in, flit_t *restrict buf
 /*
  * 3. The walk of the inputs whose pair ejects (ejset's bits), in node order, then
  * channel order: their flits popped and listed at e in that order, which is the
- * ejections' (section 9), with the fans' ejections of the step (fans: any were marked
- * in ejb by walk_fans(), which runs before; popped already) merged in, input by input.
- * Compiled without the fans' merge too (a step of unicasts: no word of ejb read).
- * Returns the count.
+ * ejections' (section 9).  With fans (fans: the step has pairs of several outputs),
+ * after walk_fans(), stamped, with the fans' ejections of the step (marked in ejb by
+ * walk_fans(); popped already) merged in, input by input; without, before any push
+ * (pair_walk_step()), so with no stamp read and no word of ejb.  Returns the count.
  */
 static inline __attribute__((always_inline)) int
 walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
@@ -631,7 +711,7 @@ walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
 			if (!fans || !fan) {
 				for (uint64_t b = ejset[word]; b; b &= b - 1)
 					e += eject_at(w, in, buf, ejf, e, word * 64 + __builtin_ctzll(b),
-						      now, pn, hn, shift, rs);
+						      now, pn, hn, shift, rs, fans);
 				continue;
 			}
 			ejb[word] = 0;
@@ -643,7 +723,7 @@ walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
 						.node = xi >> shift, .channel = xi & ((1 << shift) - 1),
 						.flit = ejf[xi] };
 				else
-					e += eject_at(w, in, buf, ejf, e, xi, now, pn, hn, shift, rs);
+					e += eject_at(w, in, buf, ejf, e, xi, now, pn, hn, shift, rs, true);
 			}
 		}
 	}
@@ -652,7 +732,7 @@ walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
 
 /*
  * walk_ejections_as() compiled for the shapes of walk_pairs() (a ring of 4 in the input),
- * with the fans' merge and without.
+ * with the fans' merge (after the walk, stamped) and without (before it).
  */
 #define EJECT_SHAPE(name, shift, fans)								\
 	static __attribute__((noinline)) int name(struct pair_walk *w, uint64_t now,		\
@@ -668,9 +748,9 @@ EJECT_SHAPE(walk_ejections_fans_16, 4, true)
 EJECT_SHAPE(walk_ejections_fans_32, 5, true)
 
 static __attribute__((noinline)) int walk_ejections_any(struct pair_walk *w, uint64_t now,
-							struct channel_event *e)
+							struct channel_event *e, bool fans)
 {
-	return walk_ejections_as(w, now, e, w->shift, w->ring_shift, true);
+	return walk_ejections_as(w, now, e, w->shift, w->ring_shift, fans);
 }
 
 static int walk_ejections(struct pair_walk *w, uint64_t now, struct channel_event *e, bool fans)
@@ -683,7 +763,7 @@ static int walk_ejections(struct pair_walk *w, uint64_t now, struct channel_even
 		if (w->shift == 5)
 			return fans ? walk_ejections_fans_32(w, now, e) : walk_ejections_32(w, now, e);
 	}
-	return walk_ejections_any(w, now, e);
+	return walk_ejections_any(w, now, e, fans);
 }
 
 /*
@@ -721,14 +801,24 @@ __attribute__((noinline)) void pair_walk_step(struct pair_walk *w, uint64_t cycl
 {
 	uint64_t moves;
 	bool conflict;
-	int fan_ejections = 0;
 
 	if (cycle != w->cycle)
 		rebase(w, cycle);
 	conflict = allocate(w, cycle);
-	moves = walk_pairs(w, cycle) + walk_fans(w, cycle, &fan_ejections);
 	w->ej_cur ^= 1;
-	w->nej[w->ej_cur] = walk_ejections(w, cycle, w->ej[w->ej_cur], fan_ejections != 0);
+	/*
+	 * The ejecting inputs before any push when no pair has several outputs (none is
+	 * made in the walk, so no fan ejects in this step): "shows a flit" with no stamp
+	 * there, as the walk row's list of ejecting pairs, walked first, had it.  With
+	 * fans, after them, so that their ejections merge into the list in order.
+	 */
+	if (!w->nfans) {
+		w->nej[w->ej_cur] = walk_ejections(w, cycle, w->ej[w->ej_cur], false);
+		moves = walk_pairs(w, cycle);
+	} else {
+		moves = walk_pairs(w, cycle) + walk_fans(w, cycle);
+		w->nej[w->ej_cur] = walk_ejections(w, cycle, w->ej[w->ej_cur], true);
+	}
 	w->link_moves += moves;
 	w->last_moves = (int)moves + w->nej[w->ej_cur];
 	w->conflict_cycles += conflict;
@@ -865,23 +955,38 @@ void pair_walk_router_state(const struct pair_walk *w, int node, struct router_s
 	}
 }
 
-/* Pair c of the lists pairs and fans, in that order: its input, node, link outputs. */
-static void pair_at(const struct pair_walk *w, int c, int32_t *xi, int *node, uint32_t *obit)
+/*
+ * Why one-output pair k (input port i, into port o downstream) must not be in list l (struct pair_walk's rules; walk_pairs_as() relies on
+ * them), or NULL.
+ */
+static const char *list_broken(const struct pair_walk *w, int l, int i, int o)
 {
-	const struct pw_pair *k = NULL;
+	if (l >= w->nfast && l != pw_any_list(w))
+		return "is in a list the walk skips";
+	if (l == pw_inj_list(w) && i < w->ports)
+		return "is a link input's, among the injection inputs' pairs";
+	if (l < pw_inj_list(w) && (i != w->ports - 1 - l || o <= i))
+		return "is in a layer of the walk not its input's, or pushes into a port not above its input's";
+	return NULL;
+}
 
-	if (c < w->npairs)
-		k = &w->pairs[c];
-	if (k) {
-		*xi = k->x;
-		*node = k->node;
-		*obit = k->obit;
-		return;
+/*
+ * A pair (a list's or a fan) of input xi at node with link outputs obit: its input and
+ * outputs not another pair's (counted in owned and paired).  0, or -1 and why.
+ */
+static int pair_owns(const struct pair_walk *w, int32_t xi, int node, uint32_t obit,
+		     uint32_t *owned, uint8_t *paired, char *why, size_t len)
+{
+	if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
+	    paired[xi] || (owned[node] & obit)) {
+		snprintf(why, len, "pair_walk: the pair of node %d input %d: route %#x, "
+			 "outputs %#x, owned already %#x", node, xi & ((1 << w->shift) - 1),
+			 w->in[xi].route, obit, owned[node] & obit);
+		return -1;
 	}
-	c -= w->npairs;
-	*xi = w->fans[c].x;
-	*node = w->fans[c].node;
-	*obit = w->fans[c].obit;
+	owned[node] |= obit;
+	paired[xi] = 1;
+	return 0;
 }
 
 int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
@@ -897,37 +1002,37 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len)
 		snprintf(why, len, "pair_walk_sanity: out of memory");
 		return -1;
 	}
-	for (int c = 0; c < w->npairs + w->nfans; c++) {
-		int32_t xi;
-		int node;
-		uint32_t obit;
+	for (int l = 0; l < w->nlists; l++)
+		for (int c = 0; c < w->lists[l].n; c++) {
+			const struct pw_pair *k = &w->lists[l].p[c];
+			const int32_t xi = k->x, in_mask = (1 << w->shift) - 1;
+			const char *broken;
 
-		pair_at(w, c, &xi, &node, &obit);
-		/* A one-output pair moves on a link; its addresses are its inputs'. */
-		if (c < w->npairs) {
-			const struct pw_pair *k = &w->pairs[c];
-
+			/* A one-output pair moves on a link (an ejecting input is a bit of ejset). */
 			if (k->y < 0 || k->y >= (int32_t)inputs) {
-				snprintf(why, len, "pair_walk: pair %d (input %d) moves to input %d, "
-					 "not a link's", c, k->x, k->y);
+				snprintf(why, len, "pair_walk: pair %d of list %d (input %d) moves to "
+					 "input %d, not a link's", c, l, xi, k->y);
 				goto out;
 			}
-			if (k->px != &w->in[k->x] || k->py != &w->in[k->y]) {
-				snprintf(why, len, "pair_walk: pair %d (input %d): the address of "
-					 "another input", c, k->x);
+			/* A pair's list first: its other fields may be of a spare input. */
+			broken = list_broken(w, l, xi & in_mask, k->y & in_mask);
+			if (broken) {
+				snprintf(why, len, "pair_walk: pair %d of list %d (node %d input %d) %s",
+					 c, l, xi >> w->shift, xi & in_mask, broken);
 				goto out;
 			}
+			if (k->px != &w->in[xi] || k->py != &w->in[k->y]) {
+				snprintf(why, len, "pair_walk: pair %d of list %d (input %d): the "
+					 "address of another input", c, l, xi);
+				goto out;
+			}
+			if (pair_owns(w, xi, k->node, k->obit, owned, paired, why, len))
+				goto out;
 		}
-		if (xi >> w->shift != node || (w->in[xi].route & w->link_mask) != obit ||
-		    paired[xi] || (owned[node] & obit)) {
-			snprintf(why, len, "pair_walk: pair %d (node %d input %d): route %#x, "
-				 "outputs %#x, owned already %#x", c, node, xi & ((1 << w->shift) - 1),
-				 w->in[xi].route, obit, owned[node] & obit);
+	for (int c = 0; c < w->nfans; c++)
+		if (pair_owns(w, w->fans[c].x, w->fans[c].node, w->fans[c].obit, owned, paired,
+			      why, len))
 			goto out;
-		}
-		owned[node] |= obit;
-		paired[xi] = 1;
-	}
 	/*
 	 * The inputs marked ejecting: each routed to its ejection alone, in no other pair,
 	 * and a word's summary bit set iff it has any (walk_ejections() visits the words by
@@ -987,19 +1092,53 @@ out:
 	return rc;
 }
 
+/* The first pair of the first list from `from` on that has one, or NULL. */
+static struct pw_pair *first_pair(struct pair_walk *w, int from, int *list)
+{
+	for (int l = from; l < w->nlists; l++)
+		if (w->lists[l].n) {
+			*list = l;
+			return w->lists[l].p;
+		}
+	return NULL;
+}
+
+/*
+ * Pair *k of list from moved to the end of list to, its input's address the spare's
+ * past the last input (always empty, so that the walk never moves it: no tail in the
+ * next step ends it and undoes the corruption).
+ */
+static void move_pair(struct pair_walk *w, struct pw_pair *k, int from, int to)
+{
+	struct pw_pair p = *k;
+
+	*k = w->lists[from].p[--w->lists[from].n];
+	p.px = &w->in[(size_t)w->nodes << w->shift];
+	w->lists[to].p[w->lists[to].n++] = p;
+}
+
+/* No link pair: one made in the last list (*list), input 0 into itself. */
+static struct pw_pair *any_pair(struct pair_walk *w, int *list)
+{
+	struct pw_list *const l = &w->lists[*list = pw_any_list(w)];
+	struct pw_pair *const k = &l->p[l->n++];
+
+	*k = (struct pw_pair){ .px = &w->in[0], .py = &w->in[0] };
+	return k;
+}
+
 void pair_walk_corrupt(struct pair_walk *w, int what)
 {
-	struct pw_pair *k = w->npairs ? &w->pairs[0] : NULL;
+	int l = 0;
+	struct pw_pair *k = first_pair(w, 0, &l);
 
 	if (what == 0)
 		w->in[0].wr += (uint32_t)w->depth + 1;
 	else if (what == 1)
 		w->taken[0] ^= 1;
 	else if (what == 2) {	/* the spare input past the last: always empty, so the walk skips it */
-		if (!k) {	/* (no link pair: one made, input 0 into itself) */
-			k = &w->pairs[w->npairs++];
-			*k = (struct pw_pair){ .py = &w->in[0] };
-		}
+		if (!k)
+			k = any_pair(w, &l);
 		k->px = &w->in[(size_t)w->nodes << w->shift];
 	}
 	else if (what == 4) {
@@ -1011,8 +1150,23 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 
 		w->ejset[xi >> 6] |= 1ull << (xi & 63);
 		w->ejsetsum[xi >> 12] |= 1ull << ((xi >> 6) & 63);
-	}
-	else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
+	} else if (what == 5) {
+		/*
+		 * A link pair in the walk's layer of a port not its input's: walked before or
+		 * after the pair downstream of it, whatever its order.  The first link pair,
+		 * or one made (input 0 into itself).
+		 */
+		int i;
+
+		if (!k)
+			k = any_pair(w, &l);
+		i = k->x & ((1 << w->shift) - 1);
+		for (int j = 0; j < w->ports; j++)
+			if (j != i && w->lists[pw_layer(w, j)].n < w->nodes) {	/* (its room) */
+				move_pair(w, k, l, pw_layer(w, j));
+				break;
+			}
+	} else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
 		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
 
 		if (w->pend[p][v])

@@ -83,7 +83,7 @@ int pair_walk_sanity(const struct pair_walk *w, char *why, size_t len);
 /*
  * For test_sanity: break an invariant (what: 0 a ring's counts, 1 an output's owner, 2 a
  * pair's address of its input, 3 a router's mark of heads pending, 4 the spare input
- * marked ejecting).
+ * marked ejecting, 5 a link pair in the walk's layer of another port).
  */
 void pair_walk_corrupt(struct pair_walk *w, int what);
 

@@ -12,7 +12,7 @@
  * stays the same, or that nothing reads before it is overwritten.  Here, between steps
  * (w->cycle = t, the last step t - 1):
  *
- *   - same: the pair lists (pairs whole, the fans' fields and outputs: not their y[]
+ *   - same: the pair lists (each list's pairs whole, the fans' fields and outputs: not their y[]
  *     past ny or their padding, which nothing writes; the ejecting inputs' bits, ejset
  *     by its summary's words), their counts, the ejection lists' counts
  *     and channels (the last step's and the one before, which pair_walk_credits()
@@ -185,11 +185,13 @@ static bool ff_lists(struct pair_walk *w, struct ff *f, struct gather *same, uin
 			ff_refuse(f);
 			return false;
 		}
-	ff_same(f, &w->npairs, sizeof(w->npairs));
+	for (int l = 0; l < w->nlists; l++) {
+		ff_same(f, &w->lists[l].n, sizeof(w->lists[l].n));
+		if (w->lists[l].n)
+			ff_same(f, w->lists[l].p, sizeof(*w->lists[l].p) * (size_t)w->lists[l].n);
+	}
 	ff_same(f, &w->nfans, sizeof(w->nfans));
 	ff_same(f, &nej, sizeof(nej));
-	if (w->npairs)
-		ff_same(f, w->pairs, sizeof(*w->pairs) * (size_t)w->npairs);
 	ff_same(f, w->ejsetsum, sizeof(*w->ejsetsum) * (size_t)((w->ejwords + 63) / 64));
 	for (int k = 0; k < (w->ejwords + 63) / 64; k++)
 		for (uint64_t b = w->ejsetsum[k]; b; b &= b - 1)
@@ -240,11 +242,11 @@ void pair_walk_ff_visit(struct pair_walk *w, struct ff *f)
 		ff_refuse(f);	/* (the run is the same without the jump) */
 		goto out;
 	}
-	for (int c = 0; c < w->npairs; c++) {
-		mark(seen, w->pairs[c].x);
-		if (w->pairs[c].y >= 0)
-			mark(seen, w->pairs[c].y);
-	}
+	for (int l = 0; l < w->nlists; l++)
+		for (int c = 0; c < w->lists[l].n; c++) {
+			mark(seen, w->lists[l].p[c].x);
+			mark(seen, w->lists[l].p[c].y);
+		}
 	for (int k = 0; k < (w->ejwords + 63) / 64; k++)
 		for (uint64_t sb = w->ejsetsum[k]; sb; sb &= sb - 1) {
 			int word = k * 64 + __builtin_ctzll(sb);

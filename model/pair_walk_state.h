@@ -88,18 +88,45 @@ struct pair_walk {
 	uint64_t *hact[2];
 	int hwords;
 	/*
-	 * The pairs with one link output (pairs), with several outputs (fans); those with
-	 * the ejection alone are ejset's bits (below).  The one-output pairs of
-	 * link and injection inputs are one list: an injection input's pop is a link
-	 * input's since the NI's registers are derived from the rings.  (While the pop kept
-	 * the routers' registers, its call spilled the walk's locals, so the injection
-	 * inputs had a list and a walk of their own; one list again, the step went from
-	 * 95.5 to 94.6 a flit-hop on direx Q_8, from 103.0 to 101.0 on uniform 8x8:
-	 * docs/performance.md, "Fourteenth session (pair)", round 3.)
+	 * The pairs with one link output, in lists (lists[], in pairs), and with several
+	 * outputs (fans); those with the ejection alone are ejset's bits (below).  The
+	 * one-output pairs of link and injection inputs are walked alike: an injection
+	 * input's pop is a link input's since the NI's registers are derived from the rings.
+	 * (While the pop kept the routers' registers, its call spilled the walk's locals, so
+	 * the injection inputs had a list and a walk of their own; one walk again, the step
+	 * went from 95.5 to 94.6 a flit-hop on direx Q_8, from 103.0 to 101.0 on uniform
+	 * 8x8: docs/performance.md, "Fourteenth session (pair)", round 3.)  The lists, in
+	 * the walk's order (pair_walk.c, walk_pairs_as(), says why that order is exact):
+	 *
+	 *   pw_layer(i)    for link port i = ports - 1 down to 0, on the hypercube: the link
+	 *                  pairs from input port i into an input of a higher port downstream
+	 *                  (every unicast: e-cube crosses the dimensions upwards);
+	 *   pw_inj_list()  the pairs of injection inputs, on the hypercube;
+	 *   pw_any_list()  the other link pairs (a B tree's branch downwards; on the mesh
+	 *                  every link and injection pair): the only list whose visit reads
+	 *                  the push stamp.
+	 *
+	 * List l's pairs are lists[l].p[0 .. n - 1], a region of pairs that holds every pair
+	 * the list can have (pair_walk_create()).  The walk visits lists 0 .. nfast - 1 with
+	 * no stamp, then pw_any_list(): nfast is pw_any_list() on the hypercube, 0 on the
+	 * mesh (its walk is one loop, as before the layers: with the injection pairs' list
+	 * walked too, uniform 8x8 0.1 cost 3 % more CPU time with 0.07 fewer instructions a
+	 * flit-hop, and with layers (its turns) 1.1 more).
 	 */
 	struct pw_pair *pairs;
+	struct pw_list {
+		struct pw_pair *p;
+		int n;
+	} *lists;
+	int nlists, nfast;
+	/*
+	 * The list of a grant into link output o from input i: list_of[o's port downstream
+	 * > i][i] (the rules above as a table: the grant's tests of them cost direx Q_8
+	 * about 11 instructions a head).
+	 */
+	struct pw_list *list_of[2][32];
 	struct pw_fan *fans;
-	int npairs, nfans;
+	int nfans;
 	/*
 	 * The inputs whose pair ejects (its one output the ejection): a bit each, with a
 	 * summary bit per word, set at the grant and cleared at the tail, not pairs.  The
@@ -107,12 +134,14 @@ struct pair_walk {
 	 * it lists the step's ejections as it pops them (section 9): no marks by input and
 	 * no scan of them after the walk (a list of ejecting pairs, marked in ejb and ejsum
 	 * and scanned: about 36 + 19 instructions an ejected flit on direx Q_8;
-	 * docs/performance.md, "Sixteenth session (ni)").
+	 * docs/performance.md, "Sixteenth session (ni)").  Walked before any push while
+	 * no pair has several outputs, so its test of "shows a flit" needs no push stamp
+	 * (pair_walk_step()); with fans, after them, stamped.
 	 */
 	uint64_t *ejset, *ejsetsum;
 	/*
-	 * The ejections of the fans (walk_fans(), before walk_ejections(), which merges
-	 * them into its list): a bit per input (xi, the channel is the input), with a
+	 * The ejections of the fans (walk_fans(), before walk_ejections() when there are
+	 * fans, which merges them into its list): a bit per input (xi, the channel is the input), with a
 	 * summary bit per word, as ejset; and the last flit each input ejected (ejf: also
 	 * the ejection output's register, which holds its value).  ejwords counts the
 	 * spare input too (pair_walk_corrupt()).
@@ -137,6 +166,11 @@ struct pair_walk {
 	uint64_t link_moves, conflict_cycles;
 	int last_moves;
 };
+
+/* The lists of one-output pairs (struct pair_walk): their indices. */
+static inline int pw_layer(const struct pair_walk *w, int port) { return w->ports - 1 - port; }
+static inline int pw_inj_list(const struct pair_walk *w) { return w->ports; }
+static inline int pw_any_list(const struct pair_walk *w) { return w->ports + 1; }
 
 static inline flit_t *pw_ring(const struct pair_walk *w, int32_t xi)
 {

@@ -308,14 +308,16 @@ static int pair_walk_rig(struct rig *g)
  * state is corrupted (a ring holding more than depth flits; a link output owned by
  * no pair; a pair's address of another input than its own; heads pending at a router
  * not marked as having them, which the allocation's one-head path relies on; an input
- * marked ejecting without a route to its ejection, which the walk of ejset visits).
+ * marked ejecting without a route to its ejection, which the walk of ejset visits; a
+ * link pair in the walk's layer of another port, whose order "shows a flit" relies on).
  */
 static void pair_walk_checks(int what)
 {
 	static const char *const names[] = { "a ring over its depth", "an output owned by no pair",
 					     "a pair's address of another input",
 					     "heads pending at an unmarked router",
-					     "an input marked ejecting without its route" };
+					     "an input marked ejecting without its route",
+					     "a link pair in the walk's layer of another port" };
 	struct rig g;
 	bool with_b = true;
 	struct driver d = { .ctx = &with_b, .start = flood_start, .event = no_event };
@@ -381,6 +383,7 @@ int main(void)
 	pair_walk_checks(2);
 	pair_walk_checks(3);
 	pair_walk_checks(4);
+	pair_walk_checks(5);
 	pair_walk_inputs();
 	return check_finish();
 }
