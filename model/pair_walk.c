@@ -445,16 +445,14 @@ static inline void push(struct pair_walk *w, struct pw_input *y, int32_t yi, fli
 }
 
 /*
- * The walk's pop of flit f from pair k's input x (rd its count of pops): true if f is a
- * tail, which ends the pair; the next message's head is then allocated in the next
- * cycle.  The pair's index is read only for that.
+ * Flit f popped by the walk from pair k's input x (rd its count of pops before): true if
+ * f is a tail, which ends the pair; the next message's head is then allocated in the
+ * next cycle.  The pair's index is read only for that.
  */
 static inline __attribute__((always_inline)) bool
-pop_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f, uint64_t now,
-	    uint32_t *restrict pn, uint64_t *restrict hn, const int shift)
+tail_in_walk(const struct pw_pair *k, struct pw_input *x, uint32_t rd, flit_t f,
+	     uint32_t *restrict pn, uint64_t *restrict hn, const int shift)
 {
-	x->rd = rd + 1;
-	x->pop_cyc = now;
 	if (!flit_is_tail(f))
 		return false;
 	x->route = 0;
@@ -515,11 +513,24 @@ walk_links(struct pw_list *l, uint64_t now, flit_t *restrict buf, uint32_t *rest
 			buf[((size_t)k->y << rs) + (wr & rm)] = f;
 		y->wr = wr + 1;
 		y->push_cyc = now;
+		moves++;
+		x->rd = rd + 1;
+		x->pop_cyc = now;
+		/*
+		 * A body flit (L - 2 moves in L): one test of its head and tail bits together.
+		 * The head's mark and the tail tested at every move cost 6 instructions a move
+		 * into an empty input (the compiler compares y's count first, then the head
+		 * bit), every move on direx: cg6 direx 105.24 -> 101.38, uniform 116.21 ->
+		 * 113.57 with this test.
+		 */
+		if (!(f & (1u << FLIT_HEAD_BIT | 1u << FLIT_TAIL_BIT))) {
+			k++;
+			continue;
+		}
 		/* A head into an empty input: allocated in the next cycle, when it is seen. */
 		if (flit_is_head(f) && wr == y->rd)
 			pw_pend_head(pn, hn, k->y, shift);
-		moves++;
-		if (pop_in_walk(k, x, rd, f, now, pn, hn, shift)) {
+		if (tail_in_walk(k, x, rd, f, pn, hn, shift)) {
 			taken[k->node] &= ~k->obit;	/* 9. the tail frees the output */
 			*k = *--end;	/* the order of a list does not matter */
 			continue;
