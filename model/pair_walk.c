@@ -662,8 +662,8 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
  * begins with them): one 8-byte store.  For input c of a word of 64 (shift <= 6), the
  * pair (c >> shift, c & mask) from a table, to which the word's first node is added
  * (no carry crosses the halves: a node's number is positive, the channel's half gets
- * 0).  Computed, the two fields cost an ejected flit 3 instructions more on direx Q_8
- * (docs/performance.md, "Sixteenth session (ni)", round 3).
+ * 0).  Computed, the two fields cost an ejected flit about 2 instructions more on direx
+ * Q_8 (docs/performance.md, "Sixteenth session (ni)", round 3).
  */
 struct pw_where {
 	int node, channel;
