@@ -458,6 +458,10 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 	struct inj_channel **kept = active;
 	const uint64_t flit_mask = n->flit_mask;
 	const int depth = n->depth;
+	/* The pair walk's ring shape in registers (the pass's stores could alias its fields). */
+	flit_t *const pw_buf = pw ? pw->buf : NULL;
+	const int pw_rs = pw ? pw->ring_shift : 0;
+	const uint32_t pw_rm = pw ? pw->ring_mask : 0;
 	int count;
 
 	/*
@@ -508,12 +512,14 @@ inject_pass(struct ni *n, const struct engine *e, struct network *net, struct pa
 				f = m->head;
 				m->head_cycle = now;
 				ch->head_due = false;
+				if (pw)
+					pw_inject_head(pw, x, (int32_t)ch->pw_in);
 			} else {
 				f = next_data_flit(n, ch, flit_mask);
 			}
 
 			if (pw)
-				pw_inject_into(pw, x, (int32_t)ch->pw_in, f);
+				pw_inject_write(x, pw_buf, (int32_t)ch->pw_in, f, pw_rs, pw_rm);
 			else if (net)
 				network_routers_inject(net, ch->node, ch->channel, f);
 			else
