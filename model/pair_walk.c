@@ -669,46 +669,6 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
 }
 
 /*
- * An ejection's node and channel as the list's record holds them (struct channel_event
- * begins with them): one 8-byte store.  For input c of a word of 64 (shift <= 6), the
- * pair (c >> shift, c & mask) from a table, to which the word's first node is added
- * (no carry crosses the halves: a node's number is positive, the channel's half gets
- * 0).  Computed, the two fields cost an ejected flit about 2 instructions more on direx
- * Q_8 (docs/performance.md, "Sixteenth session (ni)", round 3).
- */
-struct pw_where {
-	int node, channel;
-};
-_Static_assert(offsetof(struct channel_event, node) == 0 &&
-	       offsetof(struct channel_event, channel) == sizeof(int),
-	       "an ejection's record begins with its node and channel");
-
-#define PW_AT1(s, c) { (c) >> (s), (c) & ((1 << (s)) - 1) }
-#define PW_AT8(s, c)										\
-	PW_AT1(s, (c) + 0), PW_AT1(s, (c) + 1), PW_AT1(s, (c) + 2), PW_AT1(s, (c) + 3),		\
-	PW_AT1(s, (c) + 4), PW_AT1(s, (c) + 5), PW_AT1(s, (c) + 6), PW_AT1(s, (c) + 7)
-#define PW_AT64(s)										\
-	{ PW_AT8(s, 0), PW_AT8(s, 8), PW_AT8(s, 16), PW_AT8(s, 24),				\
-	  PW_AT8(s, 32), PW_AT8(s, 40), PW_AT8(s, 48), PW_AT8(s, 56) }
-
-/* For the shifts 0 to 6: input c of a word's (node, channel) less the word's first node. */
-static const union {
-	struct pw_where at[64];
-	uint64_t word[64];
-} pw_at[7] = {
-	{ PW_AT64(0) }, { PW_AT64(1) }, { PW_AT64(2) }, { PW_AT64(3) }, { PW_AT64(4) },
-	{ PW_AT64(5) }, { PW_AT64(6) },
-};
-
-static inline uint64_t where_word(const struct pw_where *at)
-{
-	uint64_t v;
-
-	memcpy(&v, at, sizeof(v));
-	return v;
-}
-
-/*
  * Input xi's pair ejects: its flit, if it shows one, popped and listed at e (returns
  * 1, else 0).  A tail ends the pair: its bit cleared (and its word's summary bit with
  * the word's last), here rather than after its word's walk (once a message).  Stamped
@@ -717,8 +677,7 @@ static inline uint64_t where_word(const struct pw_where *at)
  */
 static inline __attribute__((always_inline)) int
 eject_at(struct pair_walk *w, struct pw_input *restrict in, flit_t *restrict buf,
-	 flit_t *restrict ejf, struct channel_event *restrict e, int32_t xi, uint64_t where,
-	 uint64_t now, uint32_t *restrict pn, uint64_t *restrict hn, const int shift,
+	 flit_t *restrict ejf, struct channel_event *restrict e, int32_t xi, uint64_t now, uint32_t *restrict pn, uint64_t *restrict hn, const int shift,
 	 const int rs, const bool stamped)
 {
 	struct pw_input *const x = &in[xi];
@@ -730,15 +689,8 @@ eject_at(struct pair_walk *w, struct pw_input *restrict in, flit_t *restrict buf
 	f = rs <= PW_RING_IN_SHIFT ? x->ring[rd & ((1u << rs) - 1)]
 				   : buf[((size_t)xi << rs) + (rd & ((1u << rs) - 1))];
 	ejf[xi] = f;
-	if (shift <= 6) {
-		e->flit = f;
-		/* (Two stores: merged into one of 16 bytes, they took 2 instructions more.) */
-		__asm__("" : "+m"(e->flit));
-		memcpy(e, &where, sizeof(where));
-	} else {
-		*e = (struct channel_event){ .node = xi >> shift,
-					     .channel = xi & ((1 << shift) - 1), .flit = f };
-	}
+	*e = (struct channel_event){ .node = xi >> shift, .channel = xi & ((1 << shift) - 1),
+				     .flit = f };
 	x->rd = rd + 1;
 	x->pop_cyc = now;
 	if (flit_is_tail(f)) {
@@ -775,7 +727,6 @@ walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
 	uint32_t *const restrict pn = w->pend[(now + 1) & 1];
 	uint64_t *const restrict hn = w->hact[(now + 1) & 1];
 	const int swords = (w->ejwords + 63) / 64;
-	const uint64_t *const at = pw_at[shift <= 6 ? shift : 0].word;
 	struct channel_event *const start = e;
 
 	for (int s = 0; s < swords; s++) {
@@ -790,15 +741,9 @@ walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
 			const uint64_t fan = fans ? ejb[word] : 0;
 
 			if (!fans || !fan) {
-				const struct pw_where first = { shift <= 6 ? word << (6 - shift) : 0, 0 };
-				const uint64_t base = where_word(&first);
-
-				for (uint64_t b = ejset[word]; b; b &= b - 1) {
-					const uint64_t c = (uint32_t)__builtin_ctzll(b);
-
-					e += eject_at(w, in, buf, ejf, e, word * 64 + (int32_t)c,
-						      base + at[c], now, pn, hn, shift, rs, fans);
-				}
+				for (uint64_t b = ejset[word]; b; b &= b - 1)
+					e += eject_at(w, in, buf, ejf, e, word * 64 + __builtin_ctzll(b),
+						      now, pn, hn, shift, rs, fans);
 				continue;
 			}
 			ejb[word] = 0;
@@ -810,10 +755,8 @@ walk_ejections_as(struct pair_walk *w, uint64_t now, struct channel_event *e,
 						.node = xi >> shift, .channel = xi & ((1 << shift) - 1),
 						.flit = ejf[xi] };
 				else
-					e += eject_at(w, in, buf, ejf, e, xi,
-						      where_word(&(struct pw_where){
-							      xi >> shift, xi & ((1 << shift) - 1) }),
-						      now, pn, hn, shift, rs, true);
+					e += eject_at(w, in, buf, ejf, e, xi, now, pn, hn, shift, rs,
+						      true);
 			}
 		}
 	}

@@ -22,7 +22,7 @@
  *     routers' visit refuses it too, in its FIFO);
  *   - the inputs visited: every input of a pair or a fan (its input and its outputs'
  *     inputs downstream), each once, in index order.  An input that is in no pair is
- *     changed by nothing but the NI's injection (pw_inject_at()): a flit into an empty
+ *     changed by nothing but the NI's injection (pw_inject_head(), pw_inject_write()): a flit into an empty
  *     input is a head, pending, which is refused at the next visit, and a non-empty
  *     input is paired or pending (its front is a head: pop() and push() pend it).  So
  *     every input a cycle of the jump touches is visited;

@@ -228,33 +228,25 @@ pw_inject_write(struct pw_input *x, flit_t *buf, int32_t xi, flit_t flit, int rs
 	x->wr = wr + 1;
 }
 
-/* Both, for any flit. */
-static inline __attribute__((always_inline)) void
-pw_inject_into(struct pair_walk *w, struct pw_input *x, int32_t xi, flit_t flit)
-{
-	if (flit_is_head(flit))
-		pw_inject_head(w, x, xi);
-	pw_inject_write(x, w->buf, xi, flit, w->ring_shift, w->ring_mask);
-}
-
-/* The same by the input's index alone. */
-static inline __attribute__((always_inline)) void
-pw_inject_at(struct pair_walk *w, int32_t xi, flit_t flit)
-{
-	pw_inject_into(w, &w->in[xi], xi, flit);
-}
-
 /* The index of injection channel (node, channel)'s input (the NI keeps it a channel). */
 static inline int32_t pair_walk_inj_input(const struct pair_walk *w, int node, int channel)
 {
 	return (node << w->shift) | (w->ports + channel);
 }
 
-/* The NI's flit into injection channel (node, channel), written once, into its ring. */
+/*
+ * The NI's flit into injection channel (node, channel), written once, into its ring
+ * (network_inject()'s path; the NI's own pass calls the two halves).
+ */
 static inline __attribute__((always_inline)) void
 pair_walk_inject(struct pair_walk *w, int node, int channel, flit_t flit)
 {
-	pw_inject_at(w, pair_walk_inj_input(w, node, channel), flit);
+	const int32_t xi = pair_walk_inj_input(w, node, channel);
+	struct pw_input *const x = &w->in[xi];
+
+	if (flit_is_head(flit))
+		pw_inject_head(w, x, xi);
+	pw_inject_write(x, w->buf, xi, flit, w->ring_shift, w->ring_mask);
 }
 
 /* The flits injection input (node, channel) holds (the NI's credits are the depth less these). */
