@@ -28,10 +28,10 @@
  * here a flit-hop is a pop, a ready test on a count and a push.  The thirteenth
  * session's prototype measured 70 to 82 instructions a flit-hop in the step against
  * network_step()'s 94 to 167 (docs/performance.md, "Thirteenth session (lean)").  The
- * step is now 72 to 121 against the routers' 94 to 148 (below them on the exchange and
- * uniform traffic, above on the broadcast, where the fast-forward skips most cycles
- * anyway (model/pair_walk_ff.c): docs/performance.md, "Fourteenth session (pair)",
- * "Fifteenth session (pair)" and "(ff)").
+ * step was 72 to 121 against the routers' 94 to 148 at the fifteenth session (above
+ * them on the broadcast only, where the fast-forward skips most cycles anyway:
+ * model/pair_walk_ff.c), and about 54 on direx Q_8 after the sixteenth's (docs/
+ * performance.md, "Where the model stands (sixteenth session)").
  */
 #include "huge_pages.h"
 #include "pair_walk_state.h"
@@ -261,8 +261,7 @@ allocate_head(struct pair_walk *w, int node, int i, bool *conflict, const int sh
 	 */
 	if (!req && kind == ROUTER_ROUTE_CUBE &&
 	    !(f & (1u << FLIT_TYPE_BIT | 1u << FLIT_IR_BIT)) &&
-	    (node ^ (int)hdr_address_of(flit_payload(f)))) {
-		o1 = __builtin_ctz((unsigned)(node ^ (int)hdr_address_of(flit_payload(f))));
+	    (o1 = router_cube_port(node, (int)hdr_address_of(flit_payload(f)))) >= 0) {
 		req = 1u << o1;
 		link1 = true;
 	} else if (!req) {
@@ -677,8 +676,9 @@ static uint64_t walk_fans(struct pair_walk *w, uint64_t now)
  */
 static inline __attribute__((always_inline)) int
 eject_at(struct pair_walk *w, struct pw_input *restrict in, flit_t *restrict buf,
-	 flit_t *restrict ejf, struct channel_event *restrict e, int32_t xi, uint64_t now, uint32_t *restrict pn, uint64_t *restrict hn, const int shift,
-	 const int rs, const bool stamped)
+	 flit_t *restrict ejf, struct channel_event *restrict e, int32_t xi, uint64_t now,
+	 uint32_t *restrict pn, uint64_t *restrict hn, const int shift, const int rs,
+	 const bool stamped)
 {
 	struct pw_input *const x = &in[xi];
 	const uint32_t rd = x->rd;
@@ -989,8 +989,8 @@ void pair_walk_router_state(const struct pair_walk *w, int node, struct router_s
 }
 
 /*
- * Why one-output pair k (input port i, into port o downstream) must not be in list l (struct pair_walk's rules; walk_pairs_as() relies on
- * them), or NULL.
+ * Why a one-output pair (input port i, into port o downstream) must not be in list l
+ * (struct pair_walk's rules; walk_pairs_as() relies on them), or NULL.
  */
 static const char *list_broken(const struct pair_walk *w, int l, int i, int o)
 {
@@ -998,7 +998,7 @@ static const char *list_broken(const struct pair_walk *w, int l, int i, int o)
 		return "is in a list the walk skips";
 	if (l == pw_inj_list(w) && i < w->ports)
 		return "is a link input's, among the injection inputs' pairs";
-	if (l < pw_inj_list(w) && (i != w->ports - 1 - l || o <= i))
+	if (l < pw_inj_list(w) && (l != pw_layer(w, i) || o <= i))
 		return "is in a layer of the walk not its input's, or pushes into a port not above its input's";
 	return NULL;
 }
@@ -1125,15 +1125,24 @@ out:
 	return rc;
 }
 
-/* The first pair of the first list from `from` on that has one, or NULL. */
-static struct pw_pair *first_pair(struct pair_walk *w, int from, int *list)
+/*
+ * A link pair for pair_walk_corrupt(): the first of the first list that has one (*list
+ * its list), or, with none, one made in the last list (input 0 into itself).
+ */
+static struct pw_pair *some_pair(struct pair_walk *w, int *list)
 {
-	for (int l = from; l < w->nlists; l++)
-		if (w->lists[l].n) {
-			*list = l;
-			return w->lists[l].p;
+	struct pw_list *l;
+	struct pw_pair *k;
+
+	for (int j = 0; j < w->nlists; j++)
+		if (w->lists[j].n) {
+			*list = j;
+			return w->lists[j].p;
 		}
-	return NULL;
+	l = &w->lists[*list = pw_any_list(w)];
+	k = &l->p[l->n++];
+	*k = (struct pw_pair){ .px = &w->in[0], .py = &w->in[0] };
+	return k;
 }
 
 /*
@@ -1150,31 +1159,24 @@ static void move_pair(struct pair_walk *w, struct pw_pair *k, int from, int to)
 	w->lists[to].p[w->lists[to].n++] = p;
 }
 
-/* No link pair: one made in the last list (*list), input 0 into itself. */
-static struct pw_pair *any_pair(struct pair_walk *w, int *list)
-{
-	struct pw_list *const l = &w->lists[*list = pw_any_list(w)];
-	struct pw_pair *const k = &l->p[l->n++];
-
-	*k = (struct pw_pair){ .px = &w->in[0], .py = &w->in[0] };
-	return k;
-}
-
 void pair_walk_corrupt(struct pair_walk *w, int what)
 {
 	int l = 0;
-	struct pw_pair *k = first_pair(w, 0, &l);
 
-	if (what == 0)
+	if (what == 0) {
 		w->in[0].wr += (uint32_t)w->depth + 1;
-	else if (what == 1)
+	} else if (what == 1) {
 		w->taken[0] ^= 1;
-	else if (what == 2) {	/* the spare input past the last: always empty, so the walk skips it */
-		if (!k)
-			k = any_pair(w, &l);
-		k->px = &w->in[(size_t)w->nodes << w->shift];
-	}
-	else if (what == 4) {
+	} else if (what == 2) {	/* the spare input past the last: always empty, so the walk skips it */
+		some_pair(w, &l)->px = &w->in[(size_t)w->nodes << w->shift];
+	} else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
+		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
+
+		if (w->pend[p][v])
+			w->hact[p][v >> 6] &= ~(1ull << (v & 63));
+		else
+			w->pend[p][v] = 1;
+	} else if (what == 4) {
 		/*
 		 * The spare input marked ejecting (no route): the walk of ejset visits it, and
 		 * it stays (always empty, as for 2: no tail ends it).
@@ -1186,25 +1188,15 @@ void pair_walk_corrupt(struct pair_walk *w, int what)
 	} else if (what == 5) {
 		/*
 		 * A link pair in the walk's layer of a port not its input's: walked before or
-		 * after the pair downstream of it, whatever its order.  The first link pair,
-		 * or one made (input 0 into itself).
+		 * after the pair downstream of it, whatever its order.
 		 */
-		int i;
+		struct pw_pair *k = some_pair(w, &l);
+		int i = k->x & ((1 << w->shift) - 1);
 
-		if (!k)
-			k = any_pair(w, &l);
-		i = k->x & ((1 << w->shift) - 1);
 		for (int j = 0; j < w->ports; j++)
 			if (j != i && w->lists[pw_layer(w, j)].n < w->nodes) {	/* (its room) */
 				move_pair(w, k, l, pw_layer(w, j));
 				break;
 			}
-	} else if (what == 3) {	/* the last node's heads of the cycle after next, unmarked */
-		int v = w->nodes - 1, p = (int)((w->cycle + 1) & 1);
-
-		if (w->pend[p][v])
-			w->hact[p][v >> 6] &= ~(1ull << (v & 63));
-		else
-			w->pend[p][v] = 1;
 	}
 }
